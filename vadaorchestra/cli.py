@@ -1,0 +1,91 @@
+"""The ``vadaorchestra`` command: a thin typer layer over the library.
+
+Library errors become CLI errors in one place (:func:`_fail`); heavy imports stay inside the commands so that a cold
+``vadaorchestra datalog run`` stays fast.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from vadaorchestra.errors import VadaError
+
+app = typer.Typer(help="vadaorchestra: auditable LLM-driven decision workflows over a Datalog engine.",
+                  no_args_is_help=True, add_completion=False)
+datalog_app = typer.Typer(help="Check and run programs in the Vadalog dialect.", no_args_is_help=True)
+app.add_typer(datalog_app, name="datalog")
+
+EngineOpt = Annotated[str, typer.Option("--engine", help="duckdb, souffle, or auto (Soufflé when on PATH).")]
+
+
+def _fail(exc: VadaError) -> None:
+    typer.echo(exc.render(), err=True)
+    raise typer.Exit(1)
+
+
+@datalog_app.command("check")
+def datalog_check(
+    file: Annotated[Path, typer.Argument(help="Program file (.dl / .vada).")],
+    data: Annotated[Path | None, typer.Option("--data", help="Data root where @bind paths resolve.")] = None,
+    tool: Annotated[bool, typer.Option("--tool", help="Check as a catalog tool program ($parameters allowed).")] = False,
+) -> None:
+    """Validate FILE; print every diagnostic as file:line:col: error: message, with the line and a caret."""
+    from vadaorchestra.datalog.api import load, validate
+
+    try:
+        analysis = validate(load(file), data_root=data, allow_params=tool)
+    except VadaError as exc:
+        _fail(exc)
+    n_rules = sum(len(s.rules) for s in analysis.strata)
+    typer.echo(f"{file}: ok ({n_rules} rules, {len(analysis.strata)} strata, outputs: "
+               f"{', '.join(analysis.outputs) or 'none'})")
+
+
+@datalog_app.command("run")
+def datalog_run(
+    file: Annotated[Path, typer.Argument(help="Program file.")],
+    data: Annotated[Path | None, typer.Option("--data", help="Data root where @bind paths resolve.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for OUT/<pred>.csv, one per @output predicate.")] = Path("out"),
+    engine: EngineOpt = "duckdb",
+    max_rounds: Annotated[int, typer.Option("--max-rounds", help="Round limit per recursive stratum.")] = 1000,
+) -> None:
+    """Evaluate FILE and write each @output predicate to OUT/<pred>.csv (header, then sorted rows).
+
+    On any error nothing is written and the exit code is 1.
+    """
+    from vadaorchestra.datalog.api import load, run
+
+    try:
+        result = run(load(file), data_root=data, engine=engine, max_rounds=max_rounds)
+    except VadaError as exc:
+        _fail(exc)
+    # write next to OUT first, then move into place, so a failure cannot leave half the files
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".vada-", dir=out.parent))
+    try:
+        written = result.write_csv(staging)
+        out.mkdir(parents=True, exist_ok=True)
+        for path in written:
+            shutil.move(str(path), out / path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for pred, rows in result.tables.items():
+        typer.echo(f"{pred}: {len(rows)} facts -> {out / (pred + '.csv')}")
+    typer.echo(f"engine {result.engine}, {result.elapsed_ms:.0f} ms", err=True)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

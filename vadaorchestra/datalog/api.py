@@ -1,0 +1,356 @@
+"""The Python API of the Datalog layer: parse, validate, run, and materialize.
+
+>>> from vadaorchestra.datalog import parse, run
+>>> result = run(parse('edge(1,2). edge(2,3). path(X,Y) :- edge(X,Y). path(X,Z) :- path(X,Y), edge(Y,Z). @output("path").'))
+>>> result.rows("path")
+[(1, 2), (1, 3), (2, 3)]
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.parser import parse
+from vadaorchestra.datalog.validator import ANNOTATIONS, Analysis, Bind, PredInfo, analyze
+from vadaorchestra.errors import VadaError, ValidationError
+
+if TYPE_CHECKING:
+    import duckdb
+    import pandas
+
+ENGINES = ("duckdb", "souffle", "auto")
+NULLS_TABLE = "__vo_nulls"
+
+
+def load(path: str | Path) -> A.Program:
+    """Read and parse a program file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise VadaError(f"cannot read {str(p)!r}: {exc.strerror}") from None
+    return parse(text, str(path))
+
+
+def bind_params(program: A.Program, params: Mapping[str, Any]) -> A.Program:
+    """Replace every ``$name`` term by a constant (in the AST, never in the text); values are checked against
+    the ``@param`` types when the program declares them."""
+    declared = {a.args[0].value: a.args[1].value for a in program.annotations("param") if len(a.args) == 3}
+    values: dict[str, A.Const] = {}
+    for name, value in params.items():
+        typ = declared.get(name)
+        if declared and typ is None:
+            raise ValidationError(f"unknown parameter {name!r}; the program declares: {', '.join(sorted(declared))}")
+        values[name] = A.Const(_coerce(name, value, typ))
+
+    def term(t):
+        if isinstance(t, A.Param) and t.name in values:
+            return A.Const(values[t.name].value, t.span)
+        return t
+
+    def expr(e):
+        match e:
+            case A.Param():
+                return term(e)
+            case A.BinOp(op=op, left=left, right=right, span=span):
+                return A.BinOp(op, expr(left), expr(right), span)
+            case A.Neg(operand=operand, span=span):
+                return A.Neg(expr(operand), span)
+            case A.Call(func=func, args=args, span=span):
+                return A.Call(func, tuple(expr(a) for a in args), span)
+            case A.Aggregate(func=func, expr=inner, contributors=c, span=span):
+                return A.Aggregate(func, None if inner is None else expr(inner), c, span)
+        return e
+
+    def atom(a: A.Atom) -> A.Atom:
+        return A.Atom(a.pred, tuple(term(t) for t in a.args), a.span)
+
+    def literal(lit):
+        match lit:
+            case A.Atom():
+                return atom(lit)
+            case A.Negation(atom=at, span=span):
+                return A.Negation(atom(at), span)
+            case A.Comparison(op=op, left=left, right=right, span=span):
+                return A.Comparison(op, expr(left), expr(right), span)
+            case A.Assignment(var=var, value=value, span=span):
+                return A.Assignment(var, expr(value), span)
+        return lit
+
+    out = []
+    for s in program.statements:
+        match s:
+            case A.Fact(atom=at, span=span):
+                out.append(A.Fact(atom(at), span))
+            case A.Rule(head=head, body=body, arrow=arrow, span=span):
+                out.append(A.Rule(tuple(atom(h) for h in head), tuple(literal(b) for b in body), arrow, span))
+            case A.Constraint(body=body, span=span):
+                out.append(A.Constraint(tuple(literal(b) for b in body), span))
+            case _:
+                out.append(s)
+    return A.Program(tuple(out), program.source, program.text)
+
+
+def _coerce(name: str, value: Any, typ: str | None):
+    if typ is None:
+        if isinstance(value, (str, int, float, bool)):
+            return value
+        raise ValidationError(f"parameter {name!r}: unsupported value {value!r}")
+    ok = {
+        "string": lambda v: isinstance(v, str),
+        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+        "bool": lambda v: isinstance(v, bool),
+    }[typ]
+    if not ok(value):
+        raise ValidationError(f"parameter {name!r} must be a {typ}, got {value!r}")
+    return float(value) if typ == "float" else value
+
+
+def _binds_of(program: A.Program, data_root: Path | None) -> list[Bind]:
+    """The @bind annotations whose files resolve inside the data root (the validator reports the others)."""
+    out = []
+    if data_root is None:
+        return out
+    root = data_root.resolve()
+    for ann in program.annotations("bind"):
+        vals = [a.value for a in ann.args]
+        if len(vals) < 3 or not all(isinstance(v, str) for v in vals):
+            continue
+        pred, kind = vals[0], vals[1]
+        if kind == "duckdb":
+            rel, table = vals[2], (vals[3] if len(vals) > 3 else pred)
+        elif len(vals) == 4:
+            rel, table = str(Path(vals[2]) / vals[3]), None
+        else:
+            continue
+        path = (root / rel).resolve()
+        if path.is_relative_to(root) and path.exists():
+            out.append(Bind(pred, kind, path, table, ann.span))
+    return out
+
+
+def database_schemas(con: duckdb.DuckDBPyConnection, names: set[str] | None = None
+                     ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Types and column names of the tables (and views) in the database's main schema, optionally only ``names``."""
+    from vadaorchestra.datalog.engines.duckdb_engine import our_type
+
+    rows = con.execute(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'main' AND table_catalog = current_database() ORDER BY table_name, ordinal_position"
+    ).fetchall()
+    types: dict[str, list[str]] = {}
+    cols: dict[str, list[str]] = {}
+    for table, column, dtype in rows:
+        if names is not None and table not in names:
+            continue
+        types.setdefault(table, []).append(our_type(dtype))
+        cols.setdefault(table, []).append(column)
+    return {k: tuple(v) for k, v in types.items()}, {k: tuple(v) for k, v in cols.items()}
+
+
+def body_predicates(program: A.Program) -> set[str]:
+    out = set()
+    for s in program.statements:
+        if isinstance(s, (A.Rule, A.Constraint)):
+            for lit in s.body:
+                atom = lit.atom if isinstance(lit, A.Negation) else lit
+                if isinstance(atom, A.Atom):
+                    out.add(atom.pred)
+    return out
+
+
+def validate(
+    program: A.Program,
+    *,
+    data_root: str | Path | None = None,
+    connection: duckdb.DuckDBPyConnection | None = None,
+    externals: Mapping[str, tuple[str, ...]] | None = None,
+    external_columns: Mapping[str, tuple[str, ...]] | None = None,
+    synthesized: bool = False,
+    allow_params: bool = False,
+) -> Analysis:
+    """Validate a program (reading the column types of bound files and of the database's tables it uses)."""
+    import duckdb
+
+    root = Path(data_root) if data_root is not None else None
+    own = connection is None
+    con = connection if connection is not None else duckdb.connect()
+    try:
+        from vadaorchestra.datalog.engines.duckdb_engine import sniff_types
+
+        bind_schemas = {}
+        mapped = {(a.args[0].value, a.args[1].value) for a in program.annotations("mapping") if len(a.args) == 4}
+        for b in _binds_of(program, root):
+            types = sniff_types(con, b)
+            if types is not None:
+                bind_schemas[b.pred] = tuple(t for i, t in enumerate(types) if (b.pred, i) not in mapped)
+                # keep positions: unmapped columns take the sniffed type, mapped ones their @mapping
+                bind_schemas[b.pred] = tuple(None if (b.pred, i) in mapped else t for i, t in enumerate(types))
+        ext = dict(externals or {})
+        ext_cols = dict(external_columns or {})
+        if connection is not None:
+            db_types, db_cols = database_schemas(con, body_predicates(program))
+            for k, v in db_types.items():
+                ext.setdefault(k, v)
+                ext_cols.setdefault(k, db_cols[k])
+        return analyze(program, externals=ext, external_columns=ext_cols, data_root=root,
+                       bind_schemas={k: v for k, v in bind_schemas.items()}, synthesized=synthesized,
+                       allow_params=allow_params)
+    finally:
+        if own:
+            con.close()
+
+
+def check(program: A.Program, **kwargs) -> Analysis:
+    """Alias of :func:`validate`: raise on any problem, return the analysis otherwise."""
+    return validate(program, **kwargs)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Rows of each collected predicate (sorted), their schemas, and what ran."""
+
+    tables: Mapping[str, list[tuple]]
+    schemas: Mapping[str, PredInfo]
+    engine: str
+    elapsed_ms: float
+    analysis: Analysis = field(repr=False)
+
+    def rows(self, pred: str) -> list[tuple]:
+        return self.tables[pred]
+
+    def columns(self, pred: str) -> tuple[str, ...]:
+        return self.schemas[pred].columns
+
+    def frame(self, pred: str) -> pandas.DataFrame:
+        """One predicate as a pandas DataFrame with the column names of its ``@mapping`` (or ``c0, c1, ...``)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.tables[pred], columns=list(self.columns(pred)))
+
+    def __getitem__(self, pred: str) -> pandas.DataFrame:
+        return self.frame(pred)
+
+    def write_csv(self, out_dir: str | Path) -> list[Path]:
+        """Write ``OUT/<pred>.csv`` for each collected predicate: a header row, then the sorted rows."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for pred, rows in self.tables.items():
+            path = out / f"{pred}.csv"
+            with path.open("w", newline="", encoding="utf-8") as fh:
+                writer = csv.writer(fh, lineterminator="\n")
+                writer.writerow(self.columns(pred) if self.schemas[pred].arity else [])
+                for row in rows:
+                    writer.writerow([format_value(v) for v in row])
+            written.append(path)
+        return written
+
+
+def format_value(value: object) -> str:
+    """How a value is written to CSV: floats shortest round-trip, booleans ``true``/``false``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def run(
+    program: A.Program | str,
+    *,
+    data_root: str | Path | None = None,
+    inputs: Mapping[str, Sequence[tuple]] | None = None,
+    database: str | Path | duckdb.DuckDBPyConnection | None = None,
+    params: Mapping[str, Any] | None = None,
+    outputs: Sequence[str] | None = None,
+    materialize: bool | Mapping[str, str] = False,
+    engine: str = "duckdb",
+    max_rounds: int = 1000,
+    synthesized: bool = False,
+) -> RunResult:
+    """Evaluate a program and return its output predicates.
+
+    - ``data_root``: where ``@bind`` paths resolve (they may not leave it).
+    - ``inputs``: rows for ``@input`` predicates, e.g. ``{"own": [(1, 2, 0.9)]}``.
+    - ``database``: a DuckDB file path or connection whose tables the program may read; results are written into
+      it only with ``materialize`` (``True``: each output predicate as a table of the same name; or a mapping
+      predicate → table name), in one transaction after the whole evaluation succeeded.
+    - ``outputs``: predicates to return (default: the ``@output`` ones).
+    """
+    import duckdb
+
+    if isinstance(program, str):
+        program = parse(program)
+    if params:
+        program = bind_params(program, params)
+    if engine not in ENGINES:
+        raise VadaError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    if engine != "duckdb":
+        from vadaorchestra.datalog.engines import pick_engine
+
+        engine = pick_engine(engine)
+    own = not isinstance(database, duckdb.DuckDBPyConnection)
+    con = duckdb.connect(str(database) if database is not None else ":memory:") if own else database
+    try:
+        start = time.perf_counter()
+        analysis = validate(program, data_root=data_root, connection=con, synthesized=synthesized,
+                            externals={k: tuple(_infer_input_types(v)) for k, v in (inputs or {}).items()
+                                       if k in body_predicates(program)})
+        wanted = list(outputs if outputs is not None else analysis.outputs)
+        for pred in wanted:
+            if pred not in analysis.predicates:
+                raise VadaError(f"unknown output predicate {pred!r}")
+        targets: dict[str, str] = {}
+        if materialize:
+            targets = {p: p for p in analysis.outputs} if materialize is True else dict(materialize)
+        if engine == "souffle":
+            from vadaorchestra.datalog.engines.souffle_engine import SouffleEngine
+
+            runner = SouffleEngine(con, max_rounds=max_rounds)
+        else:
+            from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine
+
+            runner = DuckDBEngine(con, max_rounds=max_rounds)
+        null_start = _next_null(con) if targets else 1
+        tables, next_null = runner.evaluate(analysis, inputs=inputs, collect=wanted, materialize=targets,
+                                            null_start=null_start)
+        if targets and next_null != null_start:
+            con.execute(f"CREATE OR REPLACE TABLE main.{NULLS_TABLE} AS SELECT {int(next_null)}::BIGINT AS next")
+        elapsed = (time.perf_counter() - start) * 1000
+        return RunResult(tables, {p: analysis.predicates[p] for p in wanted}, engine, elapsed, analysis)
+    finally:
+        if own:
+            con.close()
+
+
+def _next_null(con: duckdb.DuckDBPyConnection) -> int:
+    import duckdb
+
+    try:
+        return int(con.execute(f"SELECT next FROM main.{NULLS_TABLE}").fetchone()[0])
+    except duckdb.Error:  # no counter yet
+        return 1
+
+
+def _infer_input_types(rows: Sequence[tuple]) -> list[str]:
+    from vadaorchestra.datalog.types import join, type_of_value
+
+    types: list[str | None] = []
+    for r in rows:
+        if not types:
+            types = [None] * len(r)
+        for i, v in enumerate(r[: len(types)]):
+            types[i] = join(types[i], type_of_value(v))
+    return [t or "string" for t in types]
+
+
+__all__ = ["ANNOTATIONS", "RunResult", "bind_params", "check", "load", "parse", "run", "validate"]

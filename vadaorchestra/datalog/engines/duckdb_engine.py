@@ -1,0 +1,427 @@
+"""Bottom-up evaluation of an analyzed program inside a DuckDB connection.
+
+Every intermediate relation is a TEMP table of the connection; the target database is written only at the very end,
+in one transaction, and only when evaluation succeeded — an error of any kind leaves it as it was.
+Recursive strata are evaluated semi-naively; rules with monotonic aggregates are recomputed from the full relations
+each round (their value per group at the fixpoint is what remains); existential rules follow the restricted chase.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import duckdb
+
+from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog import sql as S
+from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
+from vadaorchestra.errors import ConstraintViolation, Diagnostic, EngineError, RoundLimitExceeded
+
+_RUN_IDS = itertools.count(1)
+DUCKDB_TYPE_MAP = {
+    "VARCHAR": "string", "BOOLEAN": "bool", "DOUBLE": "float", "FLOAT": "float", "REAL": "float",
+    "BIGINT": "int", "INTEGER": "int", "SMALLINT": "int", "TINYINT": "int", "HUGEINT": "int", "UBIGINT": "int",
+    "UINTEGER": "int", "USMALLINT": "int", "UTINYINT": "int",
+}
+
+
+def our_type(duckdb_type: str) -> str:
+    """Map a DuckDB column type to the dialect's column type (decimals are floats, anything else is a string)."""
+    t = duckdb_type.upper()
+    if t.startswith("DECIMAL"):
+        return "float"
+    return DUCKDB_TYPE_MAP.get(t, "string")
+
+
+class DuckDBEngine:
+    """Evaluate analyzed programs on a DuckDB connection (an in-memory or file database)."""
+
+    name = "duckdb"
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, *, max_rounds: int = 1000, max_witnesses: int = 10,
+                 progress: Callable[[str], None] | None = None):
+        self.con = connection
+        self.max_rounds = max_rounds
+        self.max_witnesses = max_witnesses
+        self.progress = progress or (lambda _msg: None)
+
+    # ------------------------------------------------------------------------------------------------------------
+    def evaluate(
+        self,
+        analysis: Analysis,
+        *,
+        inputs: Mapping[str, Sequence[tuple]] | None = None,
+        collect: Sequence[str] = (),
+        materialize: Mapping[str, str] | None = None,
+        null_start: int = 1,
+    ) -> tuple[dict[str, list[tuple]], int]:
+        """Evaluate the program; return ``(rows of each collected predicate sorted, next free null number)``.
+
+        ``materialize`` maps predicates to table names written into the connection's database when (and only when)
+        the whole evaluation succeeds.
+        """
+        run = _Run(self, analysis, inputs or {}, null_start)
+        try:
+            run.load()
+            for stratum in analysis.strata:
+                run.stratum(stratum)
+            run.check_constraints()
+            rows = {p: run.fetch(p) for p in collect}
+            if materialize:
+                run.materialize(materialize)
+            return rows, run.next_null
+        finally:
+            run.cleanup()
+
+
+class _Run:
+    def __init__(self, engine: DuckDBEngine, analysis: Analysis, inputs, null_start: int):
+        self.engine = engine
+        self.con = engine.con
+        self.a = analysis
+        self.inputs = inputs
+        self.prefix = f"__vo{next(_RUN_IDS)}_"
+        self.tables: dict[str, str] = {}
+        self.created: list[tuple[str, str]] = []  # (kind, name) to drop
+        self.next_null = null_start
+        self.attached: list[str] = []
+        self.round_no = 0
+
+    # --- plumbing ---------------------------------------------------------------------------------------------------
+    def exec(self, sql: str, label: str = "", span=None, params=None):
+        try:
+            return self.con.execute(sql, params) if params is not None else self.con.execute(sql)
+        except duckdb.Error as exc:
+            msg = str(exc).split("\n")[0]
+            for prefix in ("Invalid Input Error: ", "Conversion Error: ", "Out of Range Error: "):
+                msg = msg.replace(prefix, "")
+            text = f"{label}: {msg}" if label and label not in msg else msg
+            raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text) from None
+
+    def temp(self, base: str) -> str:
+        return S.quote_ident(self.prefix + base)
+
+    def count(self, table: str) -> int:
+        return self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+    def columns_ddl(self, info: PredInfo) -> str:
+        if info.arity == 0:
+            return "c_ BOOLEAN"
+        return ", ".join(f"c{i} {S.SQL_TYPES[t]}" for i, t in enumerate(info.types))
+
+    def create_table(self, name: str, info: PredInfo) -> str:
+        table = self.temp(name)
+        self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
+        self.created.append(("TABLE", table))
+        return table
+
+    def cleanup(self) -> None:
+        for kind, name in reversed(self.created):
+            try:
+                self.con.execute(f"DROP {kind} IF EXISTS {name}")
+            except duckdb.Error:
+                pass
+        for alias in self.attached:
+            try:
+                self.con.execute(f"DETACH {alias}")
+            except duckdb.Error:
+                pass
+
+    # --- loading ----------------------------------------------------------------------------------------------------
+    def load(self) -> None:
+        binds = {b.pred: b for b in self.a.binds}
+        for name, info in self.a.predicates.items():
+            if info.kind == "bind":
+                self.tables[name] = self.load_bind(binds[name], info)
+            elif info.kind in ("input", "external"):
+                self.tables[name] = self.load_external(name, info)
+            else:
+                self.tables[name] = self.create_table(name, info)
+                rows = self.a.facts.get(name, ())
+                if rows:
+                    self.insert_rows(self.tables[name], info, rows)
+
+    def insert_rows(self, table: str, info: PredInfo, rows: Sequence[tuple]) -> None:
+        if info.arity == 0:
+            self.exec(f"INSERT INTO {table} VALUES (TRUE)")
+            return
+        values = ", ".join("(" + ", ".join(S.sql_literal(v, t) for v, t in zip(r, info.types, strict=True)) + ")"
+                           for r in rows)
+        self.exec(f"INSERT INTO {table} SELECT DISTINCT * FROM (VALUES {values})")
+
+    def load_external(self, name: str, info: PredInfo) -> str:
+        if name in self.inputs:
+            table = self.create_table(name, info)
+            rows = [tuple(r) for r in self.inputs[name]]
+            bad = [r for r in rows if len(r) != info.arity]
+            if bad:
+                raise EngineError(f"input rows for {name!r} must have {info.arity} values, got {bad[0]!r}")
+            if rows:
+                self.insert_rows(table, info, rows)
+            return table
+        exists = self.con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND NOT temporary AND schema_name = 'main' "
+            "AND database_name = current_database()", [name]).fetchone()[0] + self.con.execute(
+            "SELECT count(*) FROM duckdb_views() WHERE view_name = ? AND NOT temporary AND schema_name = 'main' "
+            "AND database_name = current_database()", [name]).fetchone()[0]
+        if not exists:
+            raise EngineError(f"no data for predicate {name!r}: it is neither bound with @bind nor a table of the "
+                              "database")
+        cols = [r[0] for r in self.con.execute(f"DESCRIBE main.{S.quote_ident(name)}").fetchall()]
+        if len(cols) != info.arity:
+            raise EngineError(f"table {name!r} has {len(cols)} columns but the program uses {info.arity}")
+        view = self.temp(name)
+        select = ", ".join(f"CAST({S.quote_ident(c)} AS {S.SQL_TYPES[t]}) AS c{i}"
+                           for i, (c, t) in enumerate(zip(cols, info.types, strict=True))) or "TRUE AS c_"
+        self.exec(f"CREATE TEMP VIEW {view} AS SELECT DISTINCT {select} FROM main.{S.quote_ident(name)}")
+        self.created.append(("VIEW", view))
+        return view
+
+    def load_bind(self, bind: Bind, info: PredInfo) -> str:
+        path = S.sql_string(str(bind.path))
+        label = f"@bind of {bind.pred!r} ({bind.path.name})"
+        match bind.kind:
+            case "csv":
+                source = f"read_csv({path}, header = true, all_varchar = true)"
+            case "parquet":
+                source = f"read_parquet({path})"
+            case "duckdb":
+                alias = S.quote_ident(self.prefix + "db" + str(len(self.attached)))
+                self.exec(f"ATTACH {path} AS {alias} (READ_ONLY)", label, bind.span)
+                self.attached.append(alias)
+                source = f"{alias}.main.{S.quote_ident(bind.table or bind.pred)}"
+            case _:
+                raise EngineError(f"unknown @bind kind {bind.kind!r}")
+        cols = [r[0] for r in self.exec(f"DESCRIBE SELECT * FROM {source}", label, bind.span).fetchall()]
+        if len(cols) != info.arity:
+            text = f"{label}: the source has {len(cols)} column(s) but {bind.pred!r} has {info.arity}"
+            raise EngineError(text, [Diagnostic(bind.span, text)], self.a.program.text)
+        exprs = []
+        for i, (c, t) in enumerate(zip(cols, info.types, strict=True)):
+            col = S.quote_ident(c)
+            if t == "string":
+                exprs.append(f"COALESCE(CAST({col} AS VARCHAR), '') AS c{i}")
+            else:
+                exprs.append(f"CAST({col} AS {S.SQL_TYPES[t]}) AS c{i}")
+        table = self.temp(bind.pred)
+        self.exec(f"CREATE TEMP TABLE {table} AS SELECT DISTINCT {', '.join(exprs)} FROM {source}", label, bind.span)
+        self.created.append(("TABLE", table))
+        nulls = " OR ".join(f"c{i} IS NULL" for i in range(info.arity))
+        if nulls and self.con.execute(f"SELECT count(*) FROM {table} WHERE {nulls}").fetchone()[0]:
+            text = f"{label}: empty value in a {'/'.join(sorted(set(info.types) - {'string'}))} column"
+            raise EngineError(text, [Diagnostic(bind.span, text)], self.a.program.text)
+        return table
+
+    # --- strata -----------------------------------------------------------------------------------------------------
+    def stratum(self, stratum: Stratum) -> None:
+        self.engine.progress(f"stratum {', '.join(stratum.preds)}" + (" (recursive)" if stratum.recursive else ""))
+        if not stratum.recursive:
+            self.round(stratum, None)
+            return
+        deltas = self.round(stratum, None)
+        rounds = 0
+        while any(n for n, _ in deltas.values()):
+            rounds += 1
+            if rounds > self.engine.max_rounds:
+                self.drop_deltas(deltas)
+                raise self.round_limit(stratum, deltas)
+            new = self.round(stratum, deltas)
+            self.drop_deltas(deltas)
+            deltas = new
+        self.drop_deltas(deltas)
+
+    def drop_deltas(self, deltas) -> None:
+        for _, table in deltas.values():
+            if table:
+                self.con.execute(f"DROP TABLE IF EXISTS {table}")
+
+    def round_limit(self, stratum: Stratum, deltas) -> RoundLimitExceeded:
+        active = [ri for ri in stratum.rules if any(deltas.get(h.pred, (0, None))[0] for h in ri.rule.head)]
+        culprit = next((ri for ri in active if ri.existentials), active[0] if active else stratum.rules[0])
+        kind = "the chase through existential variables" if culprit.existentials else "recursion"
+        text = (f"{kind} did not terminate within {self.engine.max_rounds} rounds; "
+                f"{S.rule_label(culprit)} still derives new facts")
+        return RoundLimitExceeded(text, [Diagnostic(culprit.span, text)], self.a.program.text)
+
+    def rule_tables(self, ri: RuleInfo, deltas, occurrence: int | None) -> tuple[list[str], list[str]]:
+        tables = [self.tables[a.pred] for a in ri.positives]
+        if occurrence is not None:
+            tables[occurrence] = deltas[ri.positives[occurrence].pred][1]
+        return tables, [self.tables[a.pred] for a in ri.negations]
+
+    def variants(self, ri: RuleInfo, stratum: Stratum, deltas):
+        """Table assignments for one rule: all full relations in the first round, then one per recursive occurrence
+        that reads the previous round's delta (semi-naive)."""
+        if deltas is None:
+            yield self.rule_tables(ri, deltas, None)
+            return
+        for k, atom in enumerate(ri.positives):
+            if atom.pred in stratum.preds and deltas.get(atom.pred, (0, None))[0]:
+                yield self.rule_tables(ri, deltas, k)
+
+    def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
+        """One round of a stratum. Non-recursive strata insert straight into their relations; recursive ones also
+        return, per predicate, the count and table of the tuples that are new in this round (the next delta)."""
+        preds = list(stratum.preds)
+        infos = self.a.predicates
+        plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
+        selects: dict[str, list[tuple[str, RuleInfo]]] = {p: [] for p in preds}
+        for ri in plain:
+            for tables, negs in self.variants(ri, stratum, deltas):
+                for head in ri.rule.head:
+                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri))
+        new: dict[str, str] | None = None
+        if stratum.recursive:
+            self.round_no += 1
+            new = {p: self.temp(f"{p}_new{self.round_no}") for p in preds}
+        for p in preds:
+            full = self.tables[p]
+            parts = selects[p]
+            rules = list({ri.index: ri for _, ri in parts}.values())
+            label, span = (S.rule_label(rules[0]), rules[0].span) if len(rules) == 1 else (f"rules for {p!r}", None)
+            union = " UNION ".join(f"({sql})" for sql, _ in parts)
+            if new is not None:
+                if parts:
+                    self.exec(f"CREATE TEMP TABLE {new[p]} AS ({union}) EXCEPT (SELECT * FROM {full})", label, span)
+                else:
+                    self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
+                self.created.append(("TABLE", new[p]))
+            elif parts:
+                if self.a.facts.get(p):
+                    self.exec(f"INSERT INTO {full} ({union}) EXCEPT (SELECT * FROM {full})", label, span)
+                else:
+                    self.exec(f"INSERT INTO {full} SELECT DISTINCT * FROM ({union})", label, span)
+        if new is not None:
+            for p in preds:
+                if selects[p]:
+                    self.exec(f"INSERT INTO {self.tables[p]} SELECT * FROM {new[p]}")
+        for ri in stratum.rules:
+            if ri.existentials:
+                self.chase(ri, stratum, deltas, new)
+        for ri in stratum.rules:
+            if ri.aggregate is not None:
+                self.aggregate(ri, stratum, deltas, new)
+        return {p: (self.count(new[p]), new[p]) for p in preds} if new is not None else {}
+
+    def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
+        head = ri.rule.head[0].pred
+        info = self.a.predicates[head]
+        if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
+            return
+        tables, negs = self.rule_tables(ri, None, None)
+        select = S.aggregate_sql(ri, info.types, tables, negs)
+        full = self.tables[head]
+        label = S.rule_label(ri)
+        if new is None:
+            if self.a.facts.get(head):
+                self.exec(f"INSERT INTO {full} ({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
+            else:
+                self.exec(f"INSERT INTO {full} {select}", label, ri.span)
+            return
+        fresh = self.temp(f"{head}_agg")
+        self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {select}", label, ri.span)
+        self.created.append(("TABLE", fresh))
+        self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+        if self.count(new[head]) or self.con.execute(
+                f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
+            self.exec(f"DELETE FROM {full}")
+            self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
+        self.exec(f"DROP TABLE {fresh}")
+
+    def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
+        """One restricted-chase step of an existential rule: fresh nulls for frontier bindings not yet satisfied."""
+        label = S.rule_label(ri)
+        bodies = [S.bindings_sql(ri, t, n)[0] for t, n in self.variants(ri, stratum, deltas)]
+        if not bodies:
+            return
+        body = " UNION ".join(f"({b})" for b in bodies)
+        cand = self.temp("chase")
+        head_tables = [self.tables[h.pred] for h in ri.rule.head]
+        self.exec(f"CREATE OR REPLACE TEMP TABLE {cand} AS {S.existential_candidates_sql(ri, body, head_tables)}",
+                  label, ri.span)
+        self.created.append(("TABLE", cand))
+        n = self.count(cand)
+        if n == 0:
+            return
+        m = len(ri.existentials)
+        order = ", ".join(f"f{i}" for i in range(len(ri.frontier))) or "1"
+        nulls = ", ".join(
+            f"'_:n' || CAST({self.next_null} + (row_number() OVER (ORDER BY {order}) - 1) * {m} + {i} AS VARCHAR) AS e{i}"
+            for i in range(m))
+        with_nulls = self.temp("chase_nulls")
+        self.exec(f"CREATE OR REPLACE TEMP TABLE {with_nulls} AS SELECT *, {nulls} FROM {cand}", label, ri.span)
+        self.created.append(("TABLE", with_nulls))
+        self.next_null += n * m
+        for head in ri.rule.head:
+            info = self.a.predicates[head.pred]
+            select = S.existential_head_sql(ri, head, info.types, with_nulls)
+            if new is not None:
+                self.exec(f"INSERT INTO {new[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
+                          label, ri.span)
+            self.exec(f"INSERT INTO {self.tables[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
+                      label, ri.span)
+
+    # --- constraints, results ---------------------------------------------------------------------------------------
+    def check_constraints(self) -> None:
+        for ri in self.a.constraints:
+            tables, negs = self.rule_tables(ri, None, None)
+            body, _ = S.bindings_sql(ri, tables, negs)
+            names = [n for n in ri.body_vars if not n.startswith("_")]
+            limit = self.engine.max_witnesses
+            rows = self.exec(f"SELECT * FROM ({body}) ORDER BY ALL LIMIT {limit + 1}", S.rule_label(ri), ri.span).fetchall()
+            if rows:
+                witnesses = [dict(zip(ri.body_vars, r, strict=False)) for r in rows[:limit]]
+                shown = "; ".join(", ".join(f"{k}={v!r}" for k, v in w.items() if k in names) for w in witnesses[:3])
+                more = " (and more)" if len(rows) > 3 else ""
+                text = f"negative constraint violated: {shown}{more}"
+                raise ConstraintViolation(text, [Diagnostic(ri.span, text)], self.a.program.text, witnesses)
+
+    def fetch(self, pred: str) -> list[tuple]:
+        info = self.a.predicates[pred]
+        if info.arity == 0:
+            return [()] * min(1, self.count(self.tables[pred]))
+        return self.con.execute(f"SELECT * FROM {self.tables[pred]} ORDER BY ALL").fetchall()
+
+    def materialize(self, targets: Mapping[str, str]) -> None:
+        self.exec("BEGIN TRANSACTION")
+        try:
+            for pred, table in targets.items():
+                info = self.a.predicates[pred]
+                cols = ", ".join(f"c{i} AS {S.quote_ident(c)}" for i, c in enumerate(info.columns)) or "c_"
+                self.exec(f"CREATE OR REPLACE TABLE main.{S.quote_ident(table)} AS "
+                          f"SELECT {cols} FROM {self.tables[pred]} ORDER BY ALL", f"materializing {pred!r}")
+            self.exec("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+
+
+def sniff_types(con: duckdb.DuckDBPyConnection, bind: Bind) -> tuple[str, ...] | None:
+    """Column types DuckDB detects for a bound source (used when @mapping does not give them all)."""
+    path = S.sql_string(str(bind.path))
+    try:
+        match bind.kind:
+            case "csv":
+                rows = con.execute(f"DESCRIBE SELECT * FROM read_csv({path}, header = true)").fetchall()
+            case "parquet":
+                rows = con.execute(f"DESCRIBE SELECT * FROM read_parquet({path})").fetchall()
+            case "duckdb":
+                db = duckdb.connect(str(bind.path), read_only=True)
+                try:
+                    rows = db.execute(f"DESCRIBE main.{S.quote_ident(bind.table or bind.pred)}").fetchall()
+                finally:
+                    db.close()
+            case _:
+                return None
+    except duckdb.Error:
+        return None
+    return tuple(our_type(r[1]) for r in rows)
+
+
+def is_path_inside(path: Path, root: Path) -> bool:
+    return path.resolve().is_relative_to(root.resolve())
+
+
+__all__ = ["DuckDBEngine", "our_type", "sniff_types", "A"]

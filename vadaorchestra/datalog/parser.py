@@ -1,0 +1,238 @@
+"""Text → AST. The grammar is the data file ``grammar.lark``; this module only builds dataclasses from its trees."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
+
+from vadaorchestra.datalog import ast as A
+from vadaorchestra.errors import DatalogSyntaxError, Diagnostic, Span
+
+_READABLE = {
+    "DOT": "'.'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "ARROW": "':-'", "EQ": "'='", "IDENT": "a predicate name",
+    "VAR": "a variable", "STRING": "a string", "INT": "an integer", "FLOAT": "a float", "PARAM": "a $parameter",
+    "NOT": "'not'", "AT": "'@'", "TRUE": "'#T'", "FALSE": "'#F'", "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'",
+    "SLASH": "'/'", "LT": "'<'", "GT": "'>'", "LE": "'<='", "GE": "'>='", "EQEQ": "'=='", "NE": "'!='", "LTGT": "'<>'",
+    "$END": "end of input",
+}
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+
+
+@functools.cache
+def _lark() -> Lark:
+    grammar = resources.files("vadaorchestra.datalog").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+class _Reject(Exception):
+    """Raised inside the tree builder for a construct the grammar admits but the language does not."""
+
+    def __init__(self, span: Span | None, message: str):
+        super().__init__(message)
+        self.span = span
+        self.message = message
+
+
+def unescape_string(literal: str, span: Span | None = None) -> str:
+    """Decode a double-quoted literal (quotes included) with the escapes ``\\" \\\\ \\n \\t``."""
+    body = literal[1:-1]
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1]
+            if nxt not in _ESCAPES:
+                raise _Reject(span, f"unknown escape '\\{nxt}' in string (allowed: \\\" \\\\ \\n \\t)")
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+
+    def _span(self, meta) -> Span | None:
+        if getattr(meta, "empty", True):
+            return None
+        return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return Span(self.source, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
+
+    # --- constants and terms
+    def string(self, meta, c):
+        return A.Const(unescape_string(str(c[0]), self._tok_span(c[0])), self._tok_span(c[0]))
+
+    def int(self, meta, c):
+        return A.Const(int(c[0]), self._tok_span(c[0]))
+
+    def float(self, meta, c):
+        return A.Const(float(c[0]), self._tok_span(c[0]))
+
+    def true(self, meta, c):
+        return A.Const(True, self._tok_span(c[0]))
+
+    def false(self, meta, c):
+        return A.Const(False, self._tok_span(c[0]))
+
+    def var(self, meta, c):
+        return A.Var(str(c[0]), self._tok_span(c[0]))
+
+    def param(self, meta, c):
+        return A.Param(str(c[0])[1:], self._tok_span(c[0]))
+
+    # --- expressions
+    def neg(self, meta, c):
+        operand = c[1]
+        if isinstance(operand, A.Const) and isinstance(operand.value, (int, float)) and not isinstance(operand.value, bool):
+            return A.Const(-operand.value, self._span(meta))
+        return A.Neg(operand, self._span(meta))
+
+    def binop(self, meta, c):
+        return A.BinOp(str(c[1]), c[0], c[2], self._span(meta))
+
+    def contributors(self, meta, c):
+        return ("contributors", tuple(A.Var(str(t), self._tok_span(t)) for t in c[1:-1] if t is not None), self._span(meta))
+
+    def call(self, meta, c):
+        name = str(c[0])
+        args = tuple(a for a in c[1:] if a is not None)
+        return ("call", name, args, self._span(meta))
+
+    # --- literals
+    def _expr(self, node):
+        """Turn a raw call into a function call or aggregate inside an expression."""
+        match node:
+            case ("call", name, args, span):
+                if name in A.AGGREGATES:
+                    raise _Reject(span, f"aggregate {name!r} must stand alone on the right of an assignment 'V = {name}(...)'")
+                for a in args:
+                    if isinstance(a, tuple) and a[0] == "contributors":
+                        raise _Reject(a[2], "contributors '<...>' are only allowed in a monotonic aggregate")
+                return A.Call(name, tuple(self._expr(a) for a in args), span)
+            case A.BinOp(op=op, left=left, right=right, span=span):
+                return A.BinOp(op, self._expr(left), self._expr(right), span)
+            case A.Neg(operand=operand, span=span):
+                return A.Neg(self._expr(operand), span)
+            case ("contributors", _, span):
+                raise _Reject(span, "contributors '<...>' are only allowed in a monotonic aggregate")
+        return node
+
+    def _atom(self, node) -> A.Atom:
+        if not (isinstance(node, tuple) and node[0] == "call"):
+            raise _Reject(getattr(node, "span", None), "expected an atom such as p(X,Y) here")
+        _, name, args, span = node
+        terms = []
+        for a in args:
+            if isinstance(a, (A.Var, A.Const, A.Param)):
+                terms.append(a)
+            else:
+                where = a[-1] if isinstance(a, tuple) else getattr(a, "span", span)
+                raise _Reject(where, f"argument of atom {name!r} must be a variable, a constant or a $parameter; "
+                                     "compute expressions with an assignment 'V = expr' in the body")
+        return A.Atom(name, tuple(terms), span)
+
+    def _aggregate(self, node) -> A.Aggregate:
+        _, name, args, span = node
+        contributors = None
+        plain = list(args)
+        if plain and isinstance(plain[-1], tuple) and plain[-1][0] == "contributors":
+            if name not in A.MONOTONIC_AGGREGATES:
+                raise _Reject(plain[-1][2], f"contributors '<...>' are only allowed in a monotonic aggregate, not {name!r}")
+            contributors = plain.pop()[1]
+        if len(plain) > 1 or (not plain and name not in ("count", "mcount")):
+            raise _Reject(span, f"aggregate {name!r} takes one expression" + (" and optional contributors <...>" if name in A.MONOTONIC_AGGREGATES else ""))
+        expr = self._expr(plain[0]) if plain else None
+        return A.Aggregate(name, expr, contributors, span)
+
+    def negation(self, meta, c):
+        return A.Negation(self._atom(c[1]), self._span(meta))
+
+    def bare_literal(self, meta, c):
+        return self._atom(c[0])
+
+    def comparison(self, meta, c):
+        return A.Comparison(str(c[1]), self._expr(c[0]), self._expr(c[2]), self._span(meta))
+
+    def equality(self, meta, c):
+        left, right = c[0], c[2]
+        is_agg = isinstance(right, tuple) and right[0] == "call" and right[1] in A.AGGREGATES
+        if isinstance(left, A.Var) and not left.anonymous:
+            value = self._aggregate(right) if is_agg else self._expr(right)
+            return A.Assignment(left, value, self._span(meta))
+        if is_agg:
+            raise _Reject(self._span(meta), "an aggregate must be assigned to a variable: 'V = agg(...)'")
+        return A.Comparison("=", self._expr(left), self._expr(right), self._span(meta))
+
+    # --- statements
+    def head(self, meta, c):
+        return tuple(self._atom(x) for x in c)
+
+    def body(self, meta, c):
+        return tuple(c)
+
+    def fact_clause(self, meta, c):
+        return [A.Fact(atom, atom.span) for atom in c[0]]
+
+    def rule_clause(self, meta, c):
+        return [A.Rule(c[0], c[2], str(c[1]), self._span(meta))]
+
+    def constraint_clause(self, meta, c):
+        return [A.Constraint(c[2], self._span(meta))]
+
+    def annotation(self, meta, c):
+        return [A.Annotation(str(c[0]), tuple(x for x in c[1:] if x is not None), self._span(meta))]
+
+    def start(self, meta, c):
+        return [s for group in c for s in group]
+
+
+def parse(text: str, source: str = "<program>") -> A.Program:
+    """Parse program text into a :class:`~vadaorchestra.datalog.ast.Program`.
+
+    Raises :class:`DatalogSyntaxError` with a located diagnostic on the first syntax error.
+    """
+    try:
+        tree = _lark().parse(text)
+        statements = _Builder(source).transform(tree)
+    except UnexpectedInput as exc:
+        raise DatalogSyntaxError(_describe(exc), [Diagnostic(_exc_span(exc, source), _describe(exc))], text) from None
+    except _Reject as exc:
+        raise DatalogSyntaxError(exc.message, [Diagnostic(exc.span, exc.message)], text) from None
+    except Exception as exc:  # lark wraps errors raised in transformer callbacks
+        inner = getattr(exc, "orig_exc", None)
+        if isinstance(inner, _Reject):
+            raise DatalogSyntaxError(inner.message, [Diagnostic(inner.span, inner.message)], text) from None
+        raise
+    return A.Program(tuple(statements), source, text)
+
+
+def _exc_span(exc: UnexpectedInput, source: str) -> Span:
+    line = getattr(exc, "line", 1)
+    column = getattr(exc, "column", 1)
+    if isinstance(exc, UnexpectedEOF) or line in (None, -1):
+        return Span(source, 0, 0)
+    return Span(source, line, column, line, column)
+
+
+def _describe(exc: UnexpectedInput) -> str:
+    if isinstance(exc, UnexpectedCharacters):
+        return f"unexpected character {exc.char!r}"
+    if isinstance(exc, UnexpectedToken):
+        expected = sorted({_READABLE.get(t, repr(t)) for t in exc.expected if not t.startswith("__")})
+        got = "end of input" if exc.token.type == "$END" else repr(str(exc.token))
+        if exc.token.type == "$END":
+            return "unexpected end of input (is a final '.' missing?)"
+        return f"unexpected {got}; expected {', '.join(expected)}"
+    if isinstance(exc, UnexpectedEOF):
+        return "unexpected end of input (is a final '.' missing?)"
+    return str(exc)
