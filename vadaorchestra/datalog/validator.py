@@ -566,7 +566,7 @@ class _Validator:
         try:
             new = join(old[0], typ)
         except TypeClash:
-            self.error(span, f"type conflict: column {idx} of {pred!r} gets a {typ} here but is {old[0]}"
+            self.error(span, f"type conflict: column {idx} of {pred!r} gets {_a(typ)} here but is {_a(old[0])}"
                        + (f" ({origin})" if origin and span is None else ""),
                        [(old[1], f"{old[0]} comes from here")] if old[1] else [])
             return False
@@ -586,7 +586,7 @@ class _Validator:
             case A.Neg(operand=operand):
                 t = self._expr_type(operand, env, span)
                 if t is not None and t not in NUMERIC:
-                    self.error(expr.span or span, f"cannot negate a {t}")
+                    self.error(expr.span or span, f"cannot negate {_a(t)}")
                     return None
                 return t
             case A.BinOp(op=op, left=left, right=right):
@@ -595,7 +595,7 @@ class _Validator:
                     return "string"
                 for t in (lt, rt):
                     if t is not None and t not in NUMERIC:
-                        self.error(expr.span or span, f"operator {op!r} cannot take a {t} operand"
+                        self.error(expr.span or span, f"operator {op!r} cannot take {_a(t)} operand"
                                    + (" (and + joins two strings only)" if op == "+" else ""))
                         return None
                 if op == "/":
@@ -609,10 +609,10 @@ class _Validator:
                 if sig is None:
                     return None
                 if func in ("abs", "round", "floor", "ceil") and arg_types and arg_types[0] not in (None, *NUMERIC):
-                    self.error(expr.span or span, f"function {func!r} needs a number, got a {arg_types[0]}")
+                    self.error(expr.span or span, f"function {func!r} needs a number, got {_a(arg_types[0])}")
                 if func in ("to_lower", "to_upper", "substring", "string_length", "contains", "starts_with",
                             "ends_with") and arg_types and arg_types[0] not in (None, "string"):
-                    self.error(expr.span or span, f"function {func!r} needs a string, got a {arg_types[0]}")
+                    self.error(expr.span or span, f"function {func!r} needs a string, got {_a(arg_types[0])}")
                 if func == "round" and len(args) == 2:
                     return "float"
                 return sig[1] if sig[1] is not None else (arg_types[0] if arg_types else None)
@@ -621,7 +621,7 @@ class _Validator:
                 if func in ("count", "mcount"):
                     return "int"
                 if func in ("sum", "prod", "avg", "msum", "mprod") and t is not None and t not in NUMERIC:
-                    self.error(expr.span or span, f"aggregate {func!r} needs numbers, got a {t}")
+                    self.error(expr.span or span, f"aggregate {func!r} needs numbers, got {_a(t)}")
                     return None
                 return "float" if func == "avg" else t
         return None
@@ -669,7 +669,7 @@ class _Validator:
             for cond in ri.conditions + ri.post_conditions:
                 lt, rt = self._expr_type(cond.left, env, cond.span), self._expr_type(cond.right, env, cond.span)
                 if not comparable(lt, rt):
-                    self.error(cond.span or ri.span, f"type conflict: cannot compare a {lt} with a {rt}")
+                    self.error(cond.span or ri.span, f"type conflict: cannot compare {_a(lt)} with {_a(rt)}")
             for atom in ri.positives + ri.negations:
                 for i, t in enumerate(atom.args):
                     col = self.col_type.get((atom.pred, i))
@@ -678,7 +678,7 @@ class _Validator:
                                    f"{type_of_value(t.value)} but column {i} of {atom.pred!r} is {col[0]}",
                                    [(col[1], f"{col[0]} comes from here")] if col[1] else [])
                     if isinstance(t, A.Var) and col is not None and not comparable(env.get(t.name), col[0]):
-                        self.error(t.span or atom.span, f"type conflict: {t.name!r} is a {env.get(t.name)} but column "
+                        self.error(t.span or atom.span, f"type conflict: {t.name!r} is {_a(env.get(t.name))} but column "
                                    f"{i} of {atom.pred!r} is {col[0]}")
 
     def _finish_types(self, ri: RuleInfo, predicates: Mapping[str, PredInfo]) -> RuleInfo:
@@ -719,6 +719,11 @@ class _Validator:
             srules = tuple(ri for ri in rules if any(h.pred in members for h in ri.rule.head))
             strata.append(Stratum(tuple(scc), srules, recursive))
         return strata
+
+
+def _a(typ: str | None) -> str:
+    """'an int', 'a string' — types named with their article in messages."""
+    return f"an {typ}" if typ == "int" else f"a {typ}"
 
 
 def _params_of(stmt: A.Statement):
