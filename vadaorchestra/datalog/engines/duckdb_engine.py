@@ -147,6 +147,19 @@ class _Run:
         if info.arity == 0:
             self.exec(f"INSERT INTO {table} VALUES (TRUE)")
             return
+        if len(rows) > 1000:  # large inputs travel as a DataFrame, not as SQL text
+            import pandas as pd
+
+            frame = pd.DataFrame(rows, columns=[f"c{i}" for i in range(info.arity)])
+            name = f"{self.prefix}rows"
+            self.con.register(name, frame)
+            try:
+                casts = ", ".join(f"CAST(c{i} AS {S.SQL_TYPES[t]})" for i, t in enumerate(info.types))
+                self.exec(f"INSERT INTO {table} SELECT DISTINCT {casts} FROM {S.quote_ident(name)}",
+                          f"loading rows of {table}")
+            finally:
+                self.con.unregister(name)
+            return
         values = ", ".join("(" + ", ".join(S.sql_literal(v, t) for v, t in zip(r, info.types, strict=True)) + ")"
                            for r in rows)
         self.exec(f"INSERT INTO {table} SELECT DISTINCT * FROM (VALUES {values})")
