@@ -101,3 +101,18 @@ def test_check_reports_every_problem_at_once(tmp_path):
 def test_run_time_division_by_zero_names_the_rule():
     with pytest.raises(VadaError, match=r"division by zero in rule for r at <program>:1:\d+"):
         run("r(Y) :- n(X), Y = 10 / X. n(0). n(2). @output(\"r\").")
+
+
+def test_a_synthesized_program_may_not_redefine_an_existing_predicate(workspace):
+    before = snapshot(workspace / "ws.duckdb")
+    with pytest.raises(ValidationError, match="predicate 'reach' already exists"):
+        run('reach("q","r").', database=workspace / "ws.duckdb", materialize={"reach": "reach"}, synthesized=True)
+    with pytest.raises(ValidationError, match="@bind is not allowed in a synthesized program"):
+        run('@bind("x","csv","d","f.csv"). y(A) :- x(A). @output("y").', database=workspace / "ws.duckdb",
+            synthesized=True)
+    assert snapshot(workspace / "ws.duckdb") == before
+
+
+def test_a_synthesized_program_reads_existing_tables_of_the_database(workspace):
+    result = run('big(X) :- reach(X, Y). @output("big").', database=workspace / "ws.duckdb", synthesized=True)
+    assert result.rows("big") == [("x",)]
