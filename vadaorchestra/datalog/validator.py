@@ -8,6 +8,7 @@ variables and the frontier).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,6 +19,7 @@ from vadaorchestra.errors import Diagnostic, Span, ValidationError
 
 ANNOTATIONS = {"input": 1, "output": 1, "bind": 4, "mapping": 4, "tool": 2, "param": 3}
 BIND_KINDS = ("csv", "parquet", "duckdb")
+NULL_PATTERN = re.compile(r"_:n[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,7 @@ class _Validator:
                 case A.Fact(atom=atom):
                     fact_rows.setdefault(atom.pred, [])
         self._arities(binds)
+        self._reserved_strings()
         used_params: set[str] = set()
         self._check_params(used_params)
 
@@ -387,6 +390,16 @@ class _Validator:
             if pred in self.arity and idx >= self.arity[pred][0]:
                 self.error(None, f"@mapping column {idx} of {pred!r} is out of range (arity {self.arity[pred][0]})")
 
+    def _reserved_strings(self) -> None:
+        """Labelled nulls are the strings ``_:n<number>``; a program may not spell one, so a null equals only itself."""
+        for stmt in self.p.statements:
+            if isinstance(stmt, A.Annotation):
+                continue
+            for const in _consts_of(stmt):
+                if isinstance(const.value, str) and NULL_PATTERN.fullmatch(const.value):
+                    self.error(const.span or stmt.span, f"the string {const.value!r} is reserved: labelled nulls are "
+                               "written _:n<number> and a program may not spell one")
+
     def _check_params(self, used: set[str]) -> None:
         for stmt in self.p.statements:
             for term in _params_of(stmt):
@@ -419,7 +432,9 @@ class _Validator:
                 self.error(agg_lit.span, f"aggregate result {agg_lit.var.name!r} is already bound in the body")
             aggregate = (agg_lit.var.name, agg_lit.value)
 
-        # order assignments: a variable bound by an atom turns 'V = e' into a comparison
+        # order assignments: a variable bound by an atom turns 'V = e' into a comparison; so does the aggregate's
+        # result, whose 'S = e' literals are conditions checked after aggregation
+        agg_names = {a.var.name for a in aggs}
         bound = set(atom_bound)
         ordered: list[tuple[str, A.Expr]] = []
         progress = True
@@ -428,6 +443,8 @@ class _Validator:
             for lit in list(pending):
                 name = lit.var.name
                 rhs_vars = {v.name for v in A.expr_vars(lit.value) if not v.anonymous}
+                if name in agg_names:
+                    continue
                 if name in bound:
                     if rhs_vars <= bound:
                         conditions.append(A.Comparison("=", lit.var, lit.value, lit.span))
@@ -464,7 +481,7 @@ class _Validator:
                 progress = False
                 for lit in list(pending):
                     rhs = {v.name for v in A.expr_vars(lit.value)}
-                    if rhs <= pre_bound | post_bound and rhs & post_bound:
+                    if rhs <= pre_bound | post_bound and (rhs & post_bound or lit.var.name in post_bound):
                         if lit.var.name in pre_bound | post_bound:
                             post_conditions.append(A.Comparison("=", lit.var, lit.value, lit.span))
                         else:
@@ -501,6 +518,10 @@ class _Validator:
                 if isinstance(t, A.Var) and not t.anonymous and t.name not in pre_bound:
                     self.error(t.span or atom.span, f"unsafe variable {t.name!r} in negated atom {atom.pred!r}: "
                                "bind it in a positive atom (use '_' for a don't-care)")
+        not_existential = agg_names | {v.name for c in conditions + post_conditions
+                                       for v in A.expr_vars(c.left) + A.expr_vars(c.right)}
+        not_existential |= {t.name for a in negations for t in a.args if isinstance(t, A.Var)}
+        not_existential |= {v.name for lit in pending for v in [lit.var, *A.expr_vars(lit.value)]}
         existentials: list[str] = []
         frontier: list[str] = []
         for h in rule.head:
@@ -511,6 +532,10 @@ class _Validator:
                     elif t.name in bound:
                         if t.name not in frontier:
                             frontier.append(t.name)
+                    elif t.name in not_existential:
+                        if t.name not in agg_names and not any(d.message.startswith(f"unsafe variable {t.name!r}") for d in self.diags):
+                            self.error(t.span or h.span, f"unsafe variable {t.name!r} in the head of {h.pred!r}: "
+                                       "bind it in a positive atom")
                     elif t.name not in existentials:
                         existentials.append(t.name)
         if existentials and aggregate is not None:
@@ -727,10 +752,19 @@ def _a(typ: str | None) -> str:
 
 
 def _params_of(stmt: A.Statement):
+    return _terms_of(stmt, A.Param)
+
+
+def _consts_of(stmt: A.Statement):
+    return _terms_of(stmt, A.Const)
+
+
+def _terms_of(stmt: A.Statement, kind: type):
     def walk(node):
         match node:
-            case A.Param():
-                yield node
+            case A.Param() | A.Const() | A.Var():
+                if isinstance(node, kind):
+                    yield node
             case A.BinOp(left=left, right=right):
                 yield from walk(left)
                 yield from walk(right)

@@ -252,7 +252,8 @@ class _Run:
 
     def round_limit(self, stratum: Stratum, deltas) -> RoundLimitExceeded:
         active = [ri for ri in stratum.rules if any(deltas.get(h.pred, (0, None))[0] for h in ri.rule.head)]
-        culprit = next((ri for ri in active if ri.existentials), active[0] if active else stratum.rules[0])
+        # with existential rules in the cycle the chase is what does not terminate; name one of them
+        culprit = next((ri for ri in stratum.rules if ri.existentials), active[0] if active else stratum.rules[0])
         kind = "the chase through existential variables" if culprit.existentials else "recursion"
         text = (f"{kind} did not terminate within {self.engine.max_rounds} rounds; "
                 f"{S.rule_label(culprit)} still derives new facts")
