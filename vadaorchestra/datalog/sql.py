@@ -211,10 +211,20 @@ def bindings_sql(ri: RuleInfo, tables: Sequence[str], negation_tables: Sequence[
     return sql, env
 
 
-def needs_distinct(ri: RuleInfo) -> bool:
-    """False when the join of set-valued atoms already yields distinct bindings: every column is a named variable or a
-    constant, so each binding determines the atom tuples it came from and no projection can merge two of them."""
-    return any(isinstance(t, A.Var) and t.anonymous for a in ri.positives for t in a.args)
+def needs_distinct(ri: RuleInfo, set_preds: frozenset[str] | set[str]) -> bool:
+    """False when the join already yields distinct bindings: every atom reads a relation known to be a set
+    (``set_preds``) and every column is a named variable or a constant, so each binding determines the atom tuples it
+    came from and no projection can merge two of them."""
+    return any(a.pred not in set_preds or any(isinstance(t, A.Var) and t.anonymous for t in a.args)
+               for a in ri.positives)
+
+
+def new_tuples_sql(select: str, full: str, arity: int) -> str:
+    """The distinct tuples of ``select`` that ``full`` does not hold yet (an anti-join: cheaper than EXCEPT in
+    DuckDB when ``full`` is large)."""
+    cols = [f"c{i}" for i in range(arity)] or ["c_"]
+    match = " AND ".join(f"f.{c} = n.{c}" for c in cols)
+    return f"SELECT * FROM (SELECT DISTINCT * FROM ({select})) AS n WHERE NOT EXISTS (SELECT 1 FROM {full} AS f WHERE {match})"
 
 
 def head_projection(ri: RuleInfo, atom: A.Atom, env_sql: Mapping[str, str], types: Sequence[ColType]) -> str:
@@ -244,11 +254,13 @@ _AGG_SQL = {"sum": "sum", "msum": "sum", "min": "min", "mmin": "min", "max": "ma
 
 
 def aggregate_sql(ri: RuleInfo, head_types: Sequence[ColType], tables: Sequence[str],
-                  negation_tables: Sequence[str]) -> str:
-    """SELECT computing an aggregate rule's head: aggregate over the distinct bindings (or per contributor tuple)."""
+                  negation_tables: Sequence[str], *, distinct: bool = True) -> str:
+    """SELECT computing an aggregate rule's head: aggregate over the distinct bindings (or per contributor tuple).
+
+    ``distinct=False`` is allowed only when :func:`needs_distinct` says the bindings are distinct already."""
     assert ri.aggregate is not None
     var, agg = ri.aggregate
-    body, env = bindings_sql(ri, tables, negation_tables, distinct=needs_distinct(ri))
+    body, env = bindings_sql(ri, tables, negation_tables, distinct=distinct)
     inner = _Env(ri, env.label)
     inner.sql = {n: quote_ident("v_" + n) for n in ri.body_vars}
     groups = [quote_ident("v_" + g) for g in ri.group_vars]

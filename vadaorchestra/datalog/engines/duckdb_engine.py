@@ -63,6 +63,7 @@ class DuckDBEngine:
         the whole evaluation succeeds.
         """
         run = _Run(self, analysis, inputs or {}, null_start)
+        run.plan_views(set(collect) | set(materialize or {}))
         try:
             run.load()
             for stratum in analysis.strata:
@@ -88,6 +89,32 @@ class _Run:
         self.next_null = null_start
         self.attached: list[str] = []
         self.round_no = 0
+        self.views: set[str] = set()
+        self.sets: set[str] = set()
+
+    def plan_views(self, kept: set[str]) -> None:
+        """Decide which relations are sets and which intermediates can stay views.
+
+        A predicate of a non-recursive stratum without facts or existential rules, read by exactly one body atom of
+        a non-recursive rule and not returned, is computed inside its reader's query (a TEMP VIEW) instead of being
+        stored: the 'part' of a join + aggregate then costs what the hand-written query costs.
+        """
+        reads: dict[str, list[RuleInfo]] = {}
+        recursive_rules = {ri.index for s in self.a.strata if s.recursive for ri in s.rules}
+        for ri in [r for s in self.a.strata for r in s.rules] + list(self.a.constraints):
+            for atom in ri.positives + ri.negations:
+                reads.setdefault(atom.pred, []).append(ri)
+        for stratum in self.a.strata:
+            if stratum.recursive or len(stratum.preds) != 1:
+                continue
+            (p,) = stratum.preds
+            readers = reads.get(p, [])
+            if (p not in kept and not self.a.facts.get(p) and len(readers) == 1
+                    and readers[0].index not in recursive_rules and readers[0] not in self.a.constraints
+                    and not any(ri.existentials for ri in stratum.rules)):
+                self.views.add(p)
+        # database tables are read through plain views and may hold duplicates; everything loaded here is a set
+        self.sets = {p for p, i in self.a.predicates.items() if i.kind not in ("input", "external") or p in self.inputs}
 
     # --- plumbing ---------------------------------------------------------------------------------------------------
     def exec(self, sql: str, label: str = "", span=None, params=None):
@@ -188,7 +215,7 @@ class _Run:
         view = self.temp(name)
         select = ", ".join(f"CAST({S.quote_ident(c)} AS {S.SQL_TYPES[t]}) AS c{i}"
                            for i, (c, t) in enumerate(zip(cols, info.types, strict=True))) or "TRUE AS c_"
-        self.exec(f"CREATE TEMP VIEW {view} AS SELECT DISTINCT {select} FROM main.{S.quote_ident(name)}")
+        self.exec(f"CREATE TEMP VIEW {view} AS SELECT {select} FROM main.{S.quote_ident(name)}")
         self.created.append(("VIEW", view))
         return view
 
@@ -298,15 +325,21 @@ class _Run:
             union = " UNION ".join(f"({sql})" for sql, _ in parts)
             if new is not None:
                 if parts:
-                    self.exec(f"CREATE TEMP TABLE {new[p]} AS ({union}) EXCEPT (SELECT * FROM {full})", label, span)
+                    self.exec(f"CREATE TEMP TABLE {new[p]} AS {S.new_tuples_sql(union, full, infos[p].arity)}",
+                              label, span)
                 else:
                     self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
                 self.created.append(("TABLE", new[p]))
             elif parts:
-                if self.a.facts.get(p):
+                distinct = "" if len(parts) > 1 else "DISTINCT "  # UNION already removes duplicates
+                if p in self.views:
+                    self.tables[p] = self.temp(p + "_view")
+                    self.exec(f"CREATE TEMP VIEW {self.tables[p]} AS SELECT {distinct}* FROM ({union})", label, span)
+                    self.created.append(("VIEW", self.tables[p]))
+                elif self.a.facts.get(p):
                     self.exec(f"INSERT INTO {full} ({union}) EXCEPT (SELECT * FROM {full})", label, span)
                 else:
-                    self.exec(f"INSERT INTO {full} SELECT DISTINCT * FROM ({union})", label, span)
+                    self.exec(f"INSERT INTO {full} SELECT {distinct}* FROM ({union})", label, span)
         if new is not None:
             for p in preds:
                 if selects[p]:
@@ -325,11 +358,15 @@ class _Run:
         if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
             return
         tables, negs = self.rule_tables(ri, None, None)
-        select = S.aggregate_sql(ri, info.types, tables, negs)
+        select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets))
         full = self.tables[head]
         label = S.rule_label(ri)
         if new is None:
-            if self.a.facts.get(head):
+            if head in self.views:
+                self.tables[head] = self.temp(head + "_view")
+                self.exec(f"CREATE TEMP VIEW {self.tables[head]} AS {select}", label, ri.span)
+                self.created.append(("VIEW", self.tables[head]))
+            elif self.a.facts.get(head):
                 self.exec(f"INSERT INTO {full} ({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
             else:
                 self.exec(f"INSERT INTO {full} {select}", label, ri.span)
