@@ -131,6 +131,8 @@ class _Builder(Transformer):
         if not (isinstance(node, tuple) and node[0] == "call"):
             raise _Reject(getattr(node, "span", None), "expected an atom such as p(X,Y) here")
         _, name, args, span = node
+        if name == "not":
+            raise _Reject(span, "'not' is a keyword and cannot name a predicate")
         terms = []
         for a in args:
             if isinstance(a, (A.Var, A.Const, A.Param)):
@@ -190,7 +192,11 @@ class _Builder(Transformer):
         return [A.Constraint(c[2], self._span(meta))]
 
     def annotation(self, meta, c):
-        return [A.Annotation(str(c[0]), tuple(x for x in c[1:] if x is not None), self._span(meta))]
+        args = tuple(x for x in c[1:] if x is not None)
+        for a in args:
+            if not isinstance(a, A.Const):
+                raise _Reject(getattr(a, "span", None), "annotation arguments must be constants")
+        return [A.Annotation(str(c[0]), args, self._span(meta))]
 
     def start(self, meta, c):
         return [s for group in c for s in group]
