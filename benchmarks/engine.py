@@ -1,0 +1,551 @@
+"""Engine benchmark: vadaorchestra's Datalog engine against the same queries hand-written in DuckDB SQL.
+
+For every workload and size the two sides are measured side by side in one run: each measurement is a fresh
+subprocess (this script with ``--child``), the two sides alternate, and the median time of ``--reps`` repetitions is
+reported with the peak memory (``ru_maxrss`` of the child) and the result cardinality. Inputs are generated once
+(seeded) into Parquet files; every child loads them into an in-memory DuckDB database *before* the clock starts, so input
+loading is measured by neither side, and then calls either ``vadaorchestra.datalog.run(PROGRAM, database=con)`` or the
+hand-written SQL. By default both sides return their rows sorted to Python (what ``run`` does); ``--sink table``
+writes the result into a table instead (``run(..., materialize=...)`` against ``CREATE TABLE ... AS``).
+
+Workloads:
+  control  company control (msum recursion) on generated ownership graphs; anchor: an iterative SQL loop driven
+           from Python (a recursive CTE cannot aggregate inside the recursion)
+  tc       transitive closure of sparse random graphs; anchor: WITH RECURSIVE ... UNION
+  loans    union of 1M loans and 1M credit lines, summed per (bank, borrower); anchor: UNION + GROUP BY
+
+Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans] [--reps 3] [--sink fetch|table]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import json
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import duckdb  # noqa: E402
+import numpy as np  # noqa: E402
+
+SEED = 20240607
+SIDES_LABEL = {"vo": "vadaorchestra", "sql": "DuckDB SQL", "souffle": "souffle"}
+RESULT_TABLE = "bench_result"
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Programs
+# ----------------------------------------------------------------------------------------------------------------------
+CONTROL_PROGRAM = """
+controlled_shares(X,Y,Y,Q) :- own(X,Y,Q), X <> Y.
+controlled_shares(X,Z,Y,Q) :- control(X,Z), own(Z,Y,Q), X <> Z, Z <> Y, X <> Y.
+total(X,Y,S) :- controlled_shares(X,Z,Y,Q), S = msum(Q,<Z>).
+control(X,Y) :- total(X,Y,S), S > 0.5.
+@output("control").
+"""
+
+TC_PROGRAM = """
+tc(X,Y) :- edge(X,Y).
+tc(X,Z) :- tc(X,Y), edge(Y,Z).
+@output("tc").
+"""
+
+EXPOSURE_PROGRAM = """
+part(Bk, B, Id, A) :- loans(Bk, B, Id, A).
+part(Bk, B, Id, D) :- credit_lines(Bk, B, Id, L, D).
+exposure(Bk, B, T) :- part(Bk, B, Id, A), T = sum(A).
+@output("exposure").
+"""
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Input generators: each creates its tables in the connection's main schema and returns a description of the inputs.
+# ----------------------------------------------------------------------------------------------------------------------
+SHARE_UNIT = 1024  # shares are multiples of 1/1024: exact in binary floating point, so sums compare exactly to 0.5
+
+
+def company_ownership(n: int, seed: int = SEED) -> tuple[list[tuple[int, int, float]], int]:
+    """Ownership edges ``(owner, owned, share)`` over ``n`` companies, and the depth of the generating control tree.
+
+    Company ``y`` is owned by earlier companies only (no cycles), with shares summing to at most 1. Its controlling
+    parent is the larger of two uniform draws among earlier companies (biased to recent ones, so control chains are
+    about 2·ln(n) deep and the recursion needs that many rounds). The parent either holds a direct majority, or (35%)
+    2-3 companies of the parent's group (itself and companies it already controls) each hold less than 1/2 but more
+    than 1/2 together, a control only msum finds; 1-2 random minority holders take part of the rest.
+    """
+    rng = random.Random(seed)
+    controlled: list[list[int]] = [[] for _ in range(n)]
+    depth = [0] * n
+    rows: list[tuple[int, int, float]] = []
+    roots = max(2, n // 100)
+    for y in range(roots, n):
+        owners: dict[int, int] = {}
+        parent = max(rng.randrange(y), rng.randrange(y))
+        group = [parent, *controlled[parent]]
+        if len(group) >= 2 and rng.random() < 0.35:
+            k = min(len(group), rng.choice((2, 3)))
+            lo, hi = (290, 450) if k == 2 else (180, 300)
+            for member in rng.sample(group, k):
+                owners[member] = rng.randint(lo, hi)
+        else:
+            owners[parent] = rng.randint(520, 900)
+        controlled[parent].append(y)
+        depth[y] = depth[parent] + 1
+        rest = SHARE_UNIT - sum(owners.values())
+        for _ in range(rng.choice((1, 2, 2))):
+            holder = rng.randrange(y)
+            if holder in owners or rest < 2:
+                continue
+            q = rng.randint(1, min(rest - 1, 200))
+            owners[holder] = q
+            rest -= q
+        rows.extend((x, y, q / SHARE_UNIT) for x, q in owners.items())
+    return rows, max(depth)
+
+
+def gen_control(con: duckdb.DuckDBPyConnection, n: int, seed: int = SEED) -> str:
+    import pandas as pd
+
+    rows, depth = company_ownership(n, seed)
+    df = pd.DataFrame(rows, columns=["owner", "owned", "share"])  # noqa: F841 (read by DuckDB's replacement scan)
+    con.execute("CREATE OR REPLACE TABLE own AS SELECT CAST(owner AS BIGINT) AS owner, CAST(owned AS BIGINT) AS owned, "
+                "CAST(share AS DOUBLE) AS share FROM df")
+    return f"own: {len(rows):,} edges, {n:,} companies, control-tree depth {depth}"
+
+
+def gen_tc(con: duckdb.DuckDBPyConnection, m: int, seed: int = SEED) -> str:
+    """``m`` distinct edges without self-loops over ``m`` nodes (average out-degree 1: near the critical point, the
+    closure is tens of times the graph but far from quadratic)."""
+    import pandas as pd
+
+    n = m
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, int(m * 1.3))
+    dst = rng.integers(0, n, int(m * 1.3))
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    _, first = np.unique(src * n + dst, return_index=True)
+    first = np.sort(first)[:m]
+    df = pd.DataFrame({"src": src[first], "dst": dst[first]})  # noqa: F841
+    con.execute("CREATE OR REPLACE TABLE edge AS SELECT CAST(src AS BIGINT) AS src, CAST(dst AS BIGINT) AS dst FROM df")
+    return f"edge: {len(first):,} edges, {n:,} nodes"
+
+
+LOAN_BANKS, LOAN_BORROWERS, DUPLICATES = 20, 5_000, 0.01
+
+
+def gen_loans(con: duckdb.DuckDBPyConnection, n: int, seed: int = SEED) -> str:
+    """``n`` loans and ``n`` credit lines over 20 banks × 5,000 borrowers; 1% of the rows of each table are exact
+    duplicates of other rows (so set semantics / UNION matters); amounts are whole numbers (exact float sums)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    dups = int(n * DUPLICATES)
+
+    def table(id_start: int) -> dict[str, np.ndarray]:
+        uniq = n - dups
+        cols = {"bank": rng.integers(0, LOAN_BANKS, uniq), "borrower": rng.integers(0, LOAN_BORROWERS, uniq),
+                "id": np.arange(id_start, id_start + uniq), "amount": rng.integers(1_000, 1_000_000, uniq)}
+        cols["drawn"] = np.floor(cols["amount"] * rng.random(uniq))
+        pick = rng.integers(0, uniq, dups)
+        return {k: np.concatenate([v, v[pick]]) for k, v in cols.items()}
+
+    fmt = ("'bank_' || lpad(CAST(bank AS VARCHAR), 2, '0') AS bank, "
+           "'borrower_' || lpad(CAST(borrower AS VARCHAR), 5, '0') AS borrower, CAST(id AS BIGINT) AS id")
+    df = pd.DataFrame(table(0))  # noqa: F841
+    con.execute(f"CREATE OR REPLACE TABLE loans AS SELECT {fmt}, CAST(amount AS DOUBLE) AS amount FROM df")
+    df = pd.DataFrame(table(10 * n))  # noqa: F841
+    con.execute(f"CREATE OR REPLACE TABLE credit_lines AS SELECT {fmt}, CAST(amount AS DOUBLE) AS credit_limit, "
+                "CAST(drawn AS DOUBLE) AS drawn FROM df")
+    return (f"loans: {n:,} rows, credit_lines: {n:,} rows ({dups:,} exact duplicates each; "
+            f"{LOAN_BANKS} banks x {LOAN_BORROWERS:,} borrowers)")
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Hand-written DuckDB SQL anchors: each runs whatever preparatory statements it needs and returns the SELECT of the
+# final result (without ORDER BY).
+# ----------------------------------------------------------------------------------------------------------------------
+def anchor_control(con: duckdb.DuckDBPyConnection) -> str:
+    """Company control as an iterative SQL loop (semi-naive): newly controlled companies extend the controlled shares,
+    only the (x, y) groups that received new shares are re-summed (max per contributor z, then sum), and the loop
+    stops when no new pair exceeds 1/2. Control only grows, so the pairs found are final."""
+    con.execute("CREATE OR REPLACE TEMP TABLE a_cs AS "
+                "SELECT DISTINCT owner AS x, owned AS z, owned AS y, share AS q FROM own WHERE owner <> owned")
+    con.execute("CREATE OR REPLACE TEMP TABLE a_ctrl AS SELECT x, y FROM "
+                "(SELECT x, y, z, max(q) AS q FROM a_cs GROUP BY x, y, z) GROUP BY x, y HAVING sum(q) > 0.5")
+    con.execute("CREATE OR REPLACE TEMP TABLE a_delta AS SELECT * FROM a_ctrl")
+    while con.execute("SELECT count(*) FROM a_delta").fetchone()[0]:
+        # shares held by newly controlled companies; (x, z) is new, so these rows are not in a_cs yet
+        con.execute("CREATE OR REPLACE TEMP TABLE a_dcs AS "
+                    "SELECT DISTINCT d.x, o.owner AS z, o.owned AS y, o.share AS q FROM a_delta d JOIN own o "
+                    "ON o.owner = d.y WHERE d.x <> o.owner AND o.owner <> o.owned AND d.x <> o.owned")
+        con.execute("INSERT INTO a_cs SELECT * FROM a_dcs")
+        con.execute("CREATE OR REPLACE TEMP TABLE a_delta AS "
+                    "SELECT x, y FROM (SELECT c.x, c.y, c.z, max(c.q) AS q FROM a_cs c "
+                    "JOIN (SELECT DISTINCT x, y FROM a_dcs) g ON c.x = g.x AND c.y = g.y GROUP BY c.x, c.y, c.z) "
+                    "GROUP BY x, y HAVING sum(q) > 0.5 "
+                    "EXCEPT SELECT x, y FROM a_ctrl")
+        con.execute("INSERT INTO a_ctrl SELECT * FROM a_delta")
+    return "SELECT x, y FROM a_ctrl"
+
+
+def anchor_tc(con: duckdb.DuckDBPyConnection) -> str:
+    return ("WITH RECURSIVE tc(x, y) AS (SELECT src, dst FROM edge "
+            "UNION SELECT tc.x, e.dst FROM tc JOIN edge e ON tc.y = e.src) SELECT x, y FROM tc")
+
+
+def anchor_loans(con: duckdb.DuckDBPyConnection) -> str:
+    return ("SELECT bank, borrower, sum(amount) AS total FROM "
+            "(SELECT bank, borrower, id, amount FROM loans UNION SELECT bank, borrower, id, drawn FROM credit_lines) "
+            "GROUP BY bank, borrower")
+
+
+def cleanup_anchor(con: duckdb.DuckDBPyConnection) -> None:
+    for t in ("a_cs", "a_ctrl", "a_delta", "a_dcs"):
+        con.execute(f"DROP TABLE IF EXISTS {t}")
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    title: str
+    sizes: tuple[int, ...]
+    unit: str
+    generate: Callable[[duckdb.DuckDBPyConnection, int, int], str]
+    program: str
+    output: str
+    anchor: Callable[[duckdb.DuckDBPyConnection], str]
+    tables: tuple[str, ...]
+    anchor_note: str
+
+
+WORKLOADS: dict[str, Workload] = {
+    "control": Workload(
+        "control", "company control (msum recursion)", (1_000, 10_000, 100_000), "companies", gen_control,
+        CONTROL_PROGRAM, "control", anchor_control, ("own",),
+        "DuckDB SQL anchor = iterative semi-naive SQL loop driven from Python (a recursive CTE cannot aggregate "
+        "inside the recursion): new control -> new controlled shares -> re-sum touched (x,y) groups with max per "
+        "contributor -> new control where sum > 0.5, until no change"),
+    "tc": Workload(
+        "tc", "transitive closure", (10_000, 100_000), "edges", gen_tc, TC_PROGRAM, "tc", anchor_tc, ("edge",),
+        "DuckDB SQL anchor = WITH RECURSIVE tc AS (edge UNION tc JOIN edge) (set semantics)"),
+    "loans": Workload(
+        "loans", "join + group aggregate (exposure)", (1_000_000,), "loans", gen_loans, EXPOSURE_PROGRAM,
+        "exposure", anchor_loans, ("loans", "credit_lines"),
+        "DuckDB SQL anchor = SELECT bank, borrower, sum(amount) FROM (loans UNION credit_lines) GROUP BY bank, borrower"),
+}
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# One side of one measurement, in-process (the smoke test calls these directly)
+# ----------------------------------------------------------------------------------------------------------------------
+def run_vadaorchestra(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch", engine: str = "duckdb"):
+    """Run the workload's program on the tables of ``con``; sorted rows (``fetch``) or the row count (``table``)."""
+    from vadaorchestra.datalog import run
+
+    if sink == "fetch":
+        return run(wl.program, database=con, engine=engine).rows(wl.output)
+    run(wl.program, database=con, engine=engine, outputs=[], materialize={wl.output: RESULT_TABLE})
+    return con.execute(f"SELECT count(*) FROM {RESULT_TABLE}").fetchone()[0]
+
+
+def run_sql(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch"):
+    """Run the hand-written SQL anchor; sorted rows (``fetch``) or the row count (``table``)."""
+    query = wl.anchor(con)
+    try:
+        if sink == "fetch":
+            return con.execute(f"{query} ORDER BY ALL").fetchall()
+        con.execute(f"CREATE OR REPLACE TABLE {RESULT_TABLE} AS {query} ORDER BY ALL")
+        return con.execute(f"SELECT count(*) FROM {RESULT_TABLE}").fetchone()[0]
+    finally:
+        cleanup_anchor(con)
+
+
+def run_side(side: str, wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch"):
+    if side == "sql":
+        return run_sql(wl, con, sink)
+    return run_vadaorchestra(wl, con, sink, engine="souffle" if side == "souffle" else "duckdb")
+
+
+def digest(rows) -> str:
+    h = hashlib.sha1()
+    for r in rows:
+        h.update(repr(r).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:12]
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Soufflé columns: PLACEHOLDER for the Soufflé engine's own measurements
+# ----------------------------------------------------------------------------------------------------------------------
+def souffle_columns(wl: Workload, size: int, data: Path) -> dict[str, float] | None:
+    """TODO(souffle engine): fill in Soufflé's columns for one workload and size, e.g.
+    ``{"souffle interp s": ..., "souffle compiled s": ..., "souffle compile s": ...}`` (compile time reported apart
+    from run time), measured the same way as the other sides (fresh process, inputs loaded before the clock starts;
+    ``data`` holds one Parquet file per input table, named after the table). Returns None until the Soufflé engine exposes its modes; the columns are added to the table when it does not."""
+    return None
+
+
+def souffle_status() -> tuple[bool, str]:
+    """Whether ``engine="souffle"`` can run here: available per the engines module, and a tiny program works."""
+    try:
+        from vadaorchestra.datalog import run
+        from vadaorchestra.datalog.engines import souffle_available
+
+        if not souffle_available():
+            return False, "souffle_available() is False"
+        rows = run(TC_PROGRAM, inputs={"edge": [(1, 2), (2, 3)]}, engine="souffle").rows("tc")
+        if rows != [(1, 2), (1, 3), (2, 3)]:
+            return False, f"engine='souffle' returned {rows!r} for a 3-node closure"
+        return True, "engine='souffle' works"
+    except Exception as exc:  # any failure means: not available for the benchmark
+        return False, f"engine='souffle' failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Child process: load inputs, run one side, report time / memory / cardinality as one JSON line
+# ----------------------------------------------------------------------------------------------------------------------
+def _proc_status_mib(field: str) -> float | None:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return None
+
+
+def current_rss_mib() -> float:
+    rss = _proc_status_mib("VmRSS")
+    return rss if rss is not None else peak_rss_mib()
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process. On Linux ``ru_maxrss`` of a process started by another one starts at the
+    *parent's* high-water mark (the kernel carries it over across fork/exec), so the per-process ``VmHWM`` of
+    /proc/self/status is read instead when it exists; ``ru_maxrss`` elsewhere."""
+    hwm = _proc_status_mib("VmHWM")
+    return hwm if hwm is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def reset_peak_rss() -> bool:
+    """Reset the peak to the current resident size (Linux >= 4.0), so that the transient peak of loading the inputs
+    does not hide the run's own peak. False when not possible (then the peak includes loading)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def child(spec: dict) -> None:
+    import vadaorchestra.datalog  # noqa: F401  (both sides import the same modules before the baseline)
+
+    wl = WORKLOADS[spec["workload"]]
+    con = duckdb.connect()
+    for t in wl.tables:  # streamed from Parquet: loading peaks at about the size of the loaded tables
+        con.execute(f"CREATE TABLE main.{t} AS SELECT * FROM read_parquet('{Path(spec['data']) / (t + '.parquet')}')")
+    gc.collect()
+    base = current_rss_mib()
+    reset = reset_peak_rss()
+    start = time.perf_counter()
+    result = run_side(spec["side"], wl, con, spec["sink"])
+    seconds = time.perf_counter() - start
+    peak = peak_rss_mib()
+    if isinstance(result, int):
+        count = result
+        result = con.execute(f"SELECT * FROM {RESULT_TABLE} ORDER BY ALL").fetchall()
+    else:
+        count = len(result)
+    print(json.dumps({"seconds": seconds, "rows": count, "peak_mib": peak, "base_mib": base, "reset": reset,
+                      "digest": digest(result)}), flush=True)
+
+
+def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float) -> dict:
+    spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink}
+    try:
+        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout:.0f} s"}
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return {"error": f"exit {proc.returncode}: {tail[:200]}"}
+    return json.loads(lines[-1])
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Parent: generate, alternate, summarize
+# ----------------------------------------------------------------------------------------------------------------------
+def fmt_size(n: int) -> str:
+    return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def summarize(runs: list[dict]) -> dict | None:
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return None
+    return {"seconds": statistics.median(r["seconds"] for r in ok), "peak_mib": max(r["peak_mib"] for r in ok),
+            "base_mib": max(r["base_mib"] for r in ok), "rows": ok[0]["rows"], "digests": {r["digest"] for r in ok},
+            "n": len(ok)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smallest size of each workload only (smoke run)")
+    ap.add_argument("--only", help=f"comma-separated workloads among: {', '.join(WORKLOADS)}")
+    ap.add_argument("--reps", type=int, help="repetitions per side (default 3, or 1 with --quick)")
+    ap.add_argument("--sink", choices=("fetch", "table"), default="fetch",
+                    help="fetch: both sides return sorted rows to Python (default); table: both write a table")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per measurement (default 1800)")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(json.loads(args.child))
+        return 0
+
+    names = list(WORKLOADS) if not args.only else [n.strip() for n in args.only.split(",") if n.strip()]
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        ap.error(f"unknown workload(s) {', '.join(unknown)}; choose among {', '.join(WORKLOADS)}")
+    reps = args.reps or (1 if args.quick else 3)
+
+    threads = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
+    print(f"# vadaorchestra engine benchmark — Python {platform.python_version()}, DuckDB {duckdb.__version__}, "
+          f"{os.cpu_count()} CPUs, DuckDB threads {threads}, seed {args.seed}")
+    print(f"# {reps} repetition(s) per side, each in a fresh process, sides alternating; time = median, "
+          "peak = max over repetitions of the process's peak RSS during the run (VmHWM, reset after loading)")
+    print(f"# sink: {args.sink} ({'both sides return sorted rows to Python' if args.sink == 'fetch' else 'both sides write a sorted result table'}); "
+          "input loading is not timed on either side")
+    ok, why = souffle_status()
+    sides = ["vo", "sql"] + (["souffle"] if ok else [])
+    print(f"souffle: {'available — ' + why if ok else 'not available'}" + ("" if ok else f" ({why})"))
+    print()
+
+    table: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="vo_bench_") as tmp:
+        for name in names:
+            wl = WORKLOADS[name]
+            print(f"## {wl.name}: {wl.title}")
+            print(f"   {wl.anchor_note}")
+            for size in wl.sizes[:1] if args.quick else wl.sizes:
+                data = Path(tmp) / f"{wl.name}_{size}"
+                data.mkdir()
+                t0 = time.perf_counter()
+                gen = duckdb.connect()
+                inputs = wl.generate(gen, size, args.seed)
+                for t in wl.tables:
+                    gen.execute(f"COPY {t} TO '{data / (t + '.parquet')}' (FORMAT parquet)")
+                gen.close()
+                print(f"-- {wl.name} {fmt_size(size)} {wl.unit}: {inputs}  (generated in {time.perf_counter() - t0:.1f} s)",
+                      flush=True)
+                runs: dict[str, list[dict]] = {s: [] for s in sides}
+                for rep in range(reps):
+                    order = sides if rep % 2 == 0 else [sides[1], sides[0], *sides[2:]]
+                    for side in order:
+                        r = measure(side, wl, data, args.sink, args.timeout)
+                        runs[side].append(r)
+                        if "error" in r:
+                            print(f"   rep {rep + 1} {SIDES_LABEL[side]:>13}: ERROR {r['error']}", flush=True)
+                        else:
+                            print(f"   rep {rep + 1} {SIDES_LABEL[side]:>13}: {r['seconds']:8.3f} s  "
+                                  f"peak {r['peak_mib']:7.0f} MiB (before the run: {r['base_mib']:.0f})  "
+                                  f"rows {r['rows']:,}  digest {r['digest']}"
+                                  + ("" if r.get("reset") else "  (peak could not be reset: includes loading)"), flush=True)
+                summ = {s: summarize(runs[s]) for s in sides}
+                vo, sql = summ["vo"], summ["sql"]
+                if vo and sql:
+                    agree = vo["rows"] == sql["rows"] and vo["digests"] == sql["digests"] and len(vo["digests"]) == 1
+                    print(f"   result check: {'vadaorchestra == DuckDB SQL' if agree else 'MISMATCH between vadaorchestra and DuckDB SQL'}"
+                          f" ({vo['rows']:,} vs {sql['rows']:,} rows)")
+                else:
+                    agree = False
+                souffle = summ.get("souffle")
+                if souffle and sql and (souffle["rows"], souffle["digests"]) != (sql["rows"], sql["digests"]):
+                    agree = False
+                    print(f"   result check: MISMATCH between souffle and DuckDB SQL ({souffle['rows']:,} vs "
+                          f"{sql['rows']:,} rows)")
+                extra = souffle_columns(wl, size, data) if ok else None
+                row = {"workload": wl.name, "size": f"{fmt_size(size)} {wl.unit}", "inputs": inputs, "vo": vo,
+                       "sql": sql, "agree": agree, "souffle": summ.get("souffle"), "extra": extra,
+                       "errors": {s: [r["error"] for r in runs[s] if "error" in r] for s in sides}}
+                table.append(row)
+                if vo and sql:
+                    print(f"   median: vadaorchestra {vo['seconds']:.3f} s, DuckDB SQL {sql['seconds']:.3f} s, "
+                          f"ratio {vo['seconds'] / sql['seconds']:.2f}x", flush=True)
+            print()
+
+    print_table(table, ok)
+    print_targets(table)
+    return 0 if all(r["agree"] for r in table) else 1
+
+
+def print_table(table: list[dict], souffle_ok: bool) -> None:
+    extra_cols: list[str] = []
+    for r in table:
+        for k in r["extra"] or {}:
+            if k not in extra_cols:
+                extra_cols.append(k)
+    head = ["workload", "size", "inputs", "result rows", "vadaorchestra s", "DuckDB SQL s", "ratio",
+            "peak MiB"]
+    if souffle_ok:
+        head.append("souffle s")
+    head += extra_cols
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join("---" for _ in head) + "|")
+    for r in table:
+        vo, sql = r["vo"], r["sql"]
+        rows = f"{vo['rows']:,}" if vo else f"{sql['rows']:,}" if sql else "—"
+        if vo and sql and not r["agree"]:
+            rows += " (MISMATCH)"
+        cells = [r["workload"], r["size"], r["inputs"], rows,
+                 f"{vo['seconds']:.3f}" if vo else "error", f"{sql['seconds']:.3f}" if sql else "error",
+                 f"{vo['seconds'] / sql['seconds']:.2f}x" if vo and sql else "—",
+                 " / ".join(f"{x['peak_mib']:.0f}" if x else "—" for x in (vo, sql))
+                 + f" (base {max(x['base_mib'] for x in (vo, sql) if x):.0f})" if vo or sql else "—"]
+        if souffle_ok:
+            s = r["souffle"]
+            cells.append(f"{s['seconds']:.3f}" if s else "error")
+        cells += [f"{(r['extra'] or {}).get(k, float('nan')):.3f}" for k in extra_cols]
+        print("| " + " | ".join(cells) + " |")
+    print("\npeak MiB = vadaorchestra / DuckDB SQL: peak resident memory of the measuring process during the run, max over "
+          "the repetitions (process total: Python, DuckDB, the loaded inputs and the result); base = its resident size "
+          "after imports and input loading, before the clock starts (the run's own memory is peak - base)")
+    errors = [(r["workload"], r["size"], s, e) for r in table for s, es in r["errors"].items() for e in es]
+    for w, size, s, e in errors:
+        print(f"error: {w} {size} {SIDES_LABEL[s]}: {e}")
+
+
+def print_targets(table: list[dict]) -> None:
+    print()
+    for r in table:
+        if r["workload"] == "control" and r["size"].startswith("100k") and r["vo"]:
+            peak = r["vo"]["peak_mib"]
+            print(f"target: company control 100k peak memory < 4096 MiB: {'PASS' if peak < 4096 else 'FAIL'} "
+                  f"({peak:.0f} MiB)")
+        if r["workload"] == "loans" and r["size"].startswith("1M") and r["vo"] and r["sql"]:
+            ratio = r["vo"]["seconds"] / r["sql"]["seconds"]
+            print(f"target: 1M join + aggregate within 1.3x of hand-written SQL: {'PASS' if ratio <= 1.3 else 'FAIL'} "
+                  f"({ratio:.2f}x)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
