@@ -1,0 +1,555 @@
+"""Evaluate analyzed programs with Soufflé, a subprocess per step, keeping the DuckDB connection as the store.
+
+The run loads base data, facts and inputs exactly like the DuckDB engine (it reuses its loading code), so every
+relation lives in a TEMP table of the connection. Then:
+
+- consecutive strata Soufflé can evaluate by itself (no existential rule, no aggregate inside recursion) become one
+  Soufflé program: their inputs are exported from DuckDB as TSV, their results loaded back;
+- a stratum that needs help (existentials: restricted chase with labelled nulls; monotonic aggregates in
+  recursion) is iterated here with the DuckDB engine's round structure — each round's rule bodies and aggregates
+  are computed by Soufflé, the bookkeeping (deltas, chase check, null numbering, one tuple per group) is the same
+  SQL as the DuckDB engine's, so both engines give the same rows and the same nulls;
+- negative constraints are compiled to violation relations; witnesses are ordered and cut like DuckDB's.
+
+Every Soufflé run happens in a temporary directory removed afterwards, with a deadline (the whole process group is
+killed when it passes) and an address-space limit. Interpreted mode is the default; ``mode="compiled"`` builds a
+binary per program text, cached by hash under ``cache_dir``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import duckdb
+
+from vadaorchestra.datalog import souffle as F
+from vadaorchestra.datalog import sql as S
+from vadaorchestra.datalog.engines.duckdb_engine import _Run
+from vadaorchestra.datalog.validator import Analysis, PredInfo, RuleInfo, Stratum
+from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, EngineError
+
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_MEMORY = 8 << 30
+
+
+class SouffleEngine:
+    """Evaluate analyzed programs with the ``souffle`` binary, storing relations in a DuckDB connection."""
+
+    name = "souffle"
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, *, max_rounds: int = 1000, max_witnesses: int = 10,
+                 progress: Callable[[str], None] | None = None, mode: str = "interpreted",
+                 timeout: float | None = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY,
+                 cache_dir: str | Path | None = None, souffle: str | None = None, jobs: int = 1,
+                 fallback: bool = True):
+        if mode not in ("interpreted", "compiled"):
+            raise EngineError(f"unknown Soufflé mode {mode!r} (modes: interpreted, compiled)")
+        self.con = connection
+        self.max_rounds = max_rounds
+        self.max_witnesses = max_witnesses
+        self.progress = progress or (lambda _msg: None)
+        self.mode = mode
+        self.timeout = timeout
+        self.memory_limit = memory_limit
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else Path(
+            os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "vadaorchestra" / "souffle"
+        self.binary = souffle or shutil.which("souffle") or "souffle"
+        self.jobs = jobs
+        self.fallback = fallback
+        self.invocations = 0
+
+    def evaluate(
+        self,
+        analysis: Analysis,
+        *,
+        inputs: Mapping[str, Sequence[tuple]] | None = None,
+        collect: Sequence[str] = (),
+        materialize: Mapping[str, str] | None = None,
+        null_start: int = 1,
+    ) -> tuple[dict[str, list[tuple]], int]:
+        """Same contract as :meth:`DuckDBEngine.evaluate`."""
+        run = _SouffleRun(self, analysis, inputs or {}, null_start)
+        try:
+            run.classify()
+            run.load()
+            group: list[Stratum] = []
+            for stratum in analysis.strata:
+                if F.needs_runner(stratum) or any(ri.index in run.sql_rules for ri in stratum.rules):
+                    if group:
+                        run.native(group)
+                        group = []
+                    run.stratum(stratum)
+                else:
+                    group.append(stratum)
+            if group:
+                run.native(group)
+            run.check_constraints()
+            rows = {p: run.fetch(p) for p in collect}
+            if materialize:
+                run.materialize(materialize)
+            return rows, run.next_null
+        finally:
+            run.cleanup()
+
+
+# --- TSV in and out -----------------------------------------------------------------------------------------------------
+def encode_value(value: object, typ: str) -> str:
+    if typ == "string":
+        return '"' + str(value).replace('"', '""') + '"'
+    if typ == "bool":
+        return "1" if value else "0"
+    if typ == "float":
+        return repr(float(value))  # type: ignore[arg-type]
+    return str(int(value))  # type: ignore[call-overload]
+
+
+def encode_facts(rows: Sequence[tuple], types: Sequence[str]) -> str:
+    """A ``.facts`` file for Soufflé (tab-separated, RFC 4180 quotes around every symbol; a nullary fact is ``()``)."""
+    if not types:
+        return "()\n" if rows else ""
+    return "".join("\t".join(encode_value(v, t) for v, t in zip(r, types, strict=True)) + "\n" for r in rows)
+
+
+_STRING_FIELD = r'"((?:\\""|[^"])*)"'
+_OTHER_FIELD = r"([^\t\n]*)"
+
+
+def decode_output(text: str, types: Sequence[str]) -> list[tuple]:
+    """Rows of a Soufflé ``.csv`` output written with ``rfc4180=true``: symbols in quotes, a quote inside written
+    as ``\\""`` (a backslash otherwise stands for itself), newlines and tabs raw; numbers bare (floats with up to 17
+    significant digits, whole floats without a decimal point)."""
+    if not types:
+        return [()] if text.strip() else []
+    row_re = re.compile("\t".join(_STRING_FIELD if t == "string" else _OTHER_FIELD for t in types) + "\n")
+    rows = []
+    pos = 0
+    while pos < len(text):
+        m = row_re.match(text, pos)
+        if m is None:
+            raise EngineError(f"cannot read Soufflé output near {text[pos:pos + 60]!r}")
+        pos = m.end()
+        row = []
+        for raw, t in zip(m.groups(), types, strict=True):
+            if t == "string":
+                row.append(raw.replace('\\""', '"'))
+            elif t == "int":
+                row.append(int(raw))
+            elif t == "bool":
+                row.append(int(raw) != 0)
+            else:
+                row.append(float(raw))
+        rows.append(tuple(row))
+    return rows
+
+
+# --- a run --------------------------------------------------------------------------------------------------------------
+class _SouffleRun(_Run):
+    engine: SouffleEngine
+
+    def __init__(self, engine: SouffleEngine, analysis: Analysis, inputs, null_start: int):
+        super().__init__(engine, analysis, inputs, null_start)  # type: ignore[arg-type]
+        self.workdir = Path(tempfile.mkdtemp(prefix="vo_souffle_"))
+        self.deadline = time.monotonic() + engine.timeout if engine.timeout is not None else None
+        self.n_programs = 0
+        self.sql_rules: set[int] = set()  # rules Soufflé cannot express, evaluated with the DuckDB engine's SQL
+        self.sql_constraints: set[int] = set()
+
+    def classify(self) -> None:
+        """Find the rules the compiler refuses; with ``fallback`` they run as DuckDB SQL, else the refusal stands."""
+        def check(ri: RuleInfo) -> bool:
+            b = F.ProgramBuilder(self.a)
+            pos = [f"x{i}" for i in range(len(ri.positives))]
+            neg = [f"y{i}" for i in range(len(ri.negations))]
+            try:
+                if ri.aggregate is not None:
+                    b.aggregate(ri, "h", pos, neg)
+                elif ri.existentials or not ri.rule.head:
+                    b.bindings(ri, "h", ri.frontier if ri.existentials else ri.body_vars, pos, neg)
+                else:
+                    b.rule(ri, [(h, "h" + str(i)) for i, h in enumerate(ri.rule.head)], pos, neg)
+                return True
+            except CompileError as exc:
+                if not self.engine.fallback:
+                    text = exc.message
+                    raise CompileError(text, [Diagnostic(ri.span, text)] if ri.span else [],
+                                       self.a.program.text) from None
+                return False
+
+        for stratum in self.a.strata:
+            for ri in stratum.rules:
+                if not check(ri):
+                    self.sql_rules.add(ri.index)
+        for k, ri in enumerate(self.a.constraints):
+            if not check(ri):
+                self.sql_constraints.add(k)
+
+    def cleanup(self) -> None:
+        try:
+            super().cleanup()
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # --- running one program ----------------------------------------------------------------------------------------
+    def run_program(self, prog: F.SouffleProgram, tables: Mapping[str, str]) -> dict[str, list[tuple]]:
+        """Export the inputs (relation → DuckDB table), run Soufflé, check the error relation, return the outputs."""
+        self.n_programs += 1
+        d = self.workdir / f"p{self.n_programs}"
+        d.mkdir()
+        (d / "prog.dl").write_text(prog.text, encoding="utf-8")
+        for rel, types in prog.inputs.items():
+            rows = self.con.execute(f"SELECT * FROM {tables[rel]}").fetchall()
+            if not types:
+                rows = rows[:1]
+            (d / f"{rel}.facts").write_bytes(encode_facts(rows, types).encode("utf-8"))
+        self.invoke(prog, d)
+        out = {}
+        for rel, types in prog.outputs.items():
+            path = d / f"{rel}.csv"
+            text = path.read_bytes().decode("utf-8", errors="strict") if path.exists() else ""  # no newline translation
+            out[rel] = decode_output(text, types)
+        errs = out.pop(F.ERROR_RELATION, [])
+        if errs:
+            label, span = prog.errors[min(r[0] for r in errs)]
+            text = f"division by zero in {label}"
+            raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text)
+        shutil.rmtree(d, ignore_errors=True)
+        return out
+
+    def remaining(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise EngineError(f"Soufflé run exceeded its time limit of {self.engine.timeout:g} s")
+        return left
+
+    def spawn(self, cmd: list[str], cwd: Path, what: str) -> tuple[int, str]:
+        limit = self.engine.memory_limit
+
+        def preexec() -> None:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        self.engine.invocations += 1
+        proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True, preexec_fn=preexec, text=True,
+                                errors="replace")
+        try:
+            _out, err = proc.communicate(timeout=self.remaining())
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            raise EngineError(f"{what} exceeded the time limit of {self.engine.timeout:g} s and was killed") from None
+        except BaseException:
+            _kill_group(proc)
+            raise
+        return proc.returncode, err
+
+    def invoke(self, prog: F.SouffleProgram, d: Path) -> None:
+        base = [self.engine.binary, "-w", f"-j{self.engine.jobs}"]
+        if self.engine.mode == "compiled":
+            exe = self.compiled(prog, d)
+            rc, err = self.spawn([str(exe), "-F", str(d), "-D", str(d), f"-j{self.engine.jobs}"], d, "Soufflé program")
+        else:
+            rc, err = self.spawn(base + ["-F", str(d), "-D", str(d), str(d / "prog.dl")], d, "Soufflé")
+        if rc != 0:
+            raise self.souffle_error(prog, rc, err)
+
+    def compiled(self, prog: F.SouffleProgram, d: Path) -> Path:
+        key = hashlib.sha256((self.engine.binary + "\0" + prog.text).encode()).hexdigest()[:32]
+        cache = self.engine.cache_dir
+        exe = cache / f"prog_{key}"
+        if exe.exists():
+            return exe
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp_exe = d / "prog_bin"
+        rc, err = self.spawn([self.engine.binary, "-w", "-o", str(tmp_exe), str(d / "prog.dl")], d,
+                             "Soufflé compilation")
+        if rc != 0 or not tmp_exe.exists():
+            raise self.souffle_error(prog, rc, err)
+        os.replace(tmp_exe, exe) if tmp_exe.stat().st_dev == cache.stat().st_dev else shutil.copy2(tmp_exe, exe)
+        return exe
+
+    def souffle_error(self, prog: F.SouffleProgram, rc: int, err: str) -> EngineError:
+        """Soufflé's complaint, with the rule it concerns when its line is one of ours."""
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        first = next((ln for ln in lines if ln.lower().startswith("error")), lines[0] if lines else "")
+        m = re.search(r"at line (\d+)", err)
+        where = prog.lines.get(int(m.group(1))) if m else None
+        conv = re.search(r'to_number\("(.*)"\)` functor', err, re.S)
+        if conv is not None and prog.conversions:
+            label, span = prog.conversions[0]
+            text = f"{label}: could not convert string {conv.group(1)!r} to a number"
+            return EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text)
+        if rc < 0:
+            sig = signal.Signals(-rc).name
+            reason = f"Soufflé stopped by {sig}" + (f": {first}" if first else "")
+            if -rc == signal.SIGKILL or "bad_alloc" in err:
+                reason += " (memory limit?)"
+        else:
+            reason = f"Soufflé failed: {first}" if first else f"Soufflé failed with exit status {rc}"
+        if "bad_alloc" in err and self.engine.memory_limit is not None:
+            reason += f" (out of memory: the limit is {self.engine.memory_limit / 2**30:g} GiB)"
+        if where is not None:
+            label, span = where
+            text = f"{label}: {reason}"
+            return EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text)
+        return EngineError(reason)
+
+    # --- loading results back ---------------------------------------------------------------------------------------
+    def load_rows(self, table: str, types: Sequence[str], rows: Sequence[tuple], *, create: bool) -> None:
+        info = PredInfo(table, len(types), tuple(types), tuple(f"c{i}" for i in range(len(types))), "idb")  # type: ignore[arg-type]
+        if create:
+            self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
+            self.created.append(("TABLE", table))
+        if rows:
+            self.insert_rows(table, info, list(rows))
+
+    def temp_rows(self, base: str, types: Sequence[str], rows: Sequence[tuple]) -> str:
+        table = self.temp(base)
+        self.con.execute(f"DROP TABLE IF EXISTS {table}")
+        self.load_rows(table, types, rows, create=True)
+        return table
+
+    # --- strata Soufflé evaluates by itself -------------------------------------------------------------------------
+    def native(self, strata: Sequence[Stratum]) -> None:
+        self.engine.progress("souffle: strata " + "; ".join(", ".join(s.preds) for s in strata))
+        defined = [p for s in strata for p in s.preds]
+        seeded = [p for p in defined if self.a.facts.get(p)]
+        prog = F.compile_strata(self.a, strata, seeded=seeded)
+        tables = {}
+        for rel in prog.inputs:
+            pred = rel[2:]
+            tables[rel] = self.tables[pred]
+        out = self.run_program(prog, tables)
+        for p in defined:
+            rows = out[F.relation_name(p)]
+            self.exec(f"DELETE FROM {self.tables[p]}")
+            self.load_rows(self.tables[p], self.a.predicates[p].types, rows, create=False)
+
+    # --- strata the engine iterates (same round structure as the DuckDB engine) ---------------------------------------
+    def _builder(self) -> tuple[F.ProgramBuilder, dict[str, str], Callable[[str, str], str]]:
+        b = F.ProgramBuilder(self.a)
+        tables: dict[str, str] = {}
+        by_table: dict[str, str] = {}
+
+        def rel(table: str, pred: str) -> str:
+            if table not in by_table:
+                by_table[table] = f"i{len(by_table)}_{pred}"
+                tables[by_table[table]] = table
+                b.input(by_table[table], self.a.predicates[pred].types)
+            return by_table[table]
+
+        return b, tables, rel
+
+    def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
+        preds = list(stratum.preds)
+        infos = self.a.predicates
+        plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
+        b, tables, rel = self._builder()
+        has_parts: set[str] = set()
+        sql_parts: dict[str, list[tuple[str, RuleInfo]]] = {}
+        for ri in plain:
+            if ri.index in self.sql_rules:
+                for tbls, negs in self.variants(ri, stratum, deltas):
+                    for h in ri.rule.head:
+                        sql_parts.setdefault(h.pred, []).append(
+                            (S.rule_sql(ri, h, infos[h.pred].types, tbls, negs), ri))
+                        has_parts.add(h.pred)
+                continue
+            for tbls, negs in self.variants(ri, stratum, deltas):
+                pos = [rel(t, a.pred) for t, a in zip(tbls, ri.positives, strict=True)]
+                neg = [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)]
+                heads = [(h, "o_" + h.pred) for h in ri.rule.head]
+                for h in ri.rule.head:
+                    b.output("o_" + h.pred, infos[h.pred].types)
+                    has_parts.add(h.pred)
+                b.rule(ri, heads, pos, neg)
+        out = self.run_program(b.render(), tables) if b.outputs else {}
+        new: dict[str, str] | None = None
+        if stratum.recursive:
+            self.round_no += 1
+            new = {p: self.temp(f"{p}_new{self.round_no}") for p in preds}
+        for p in preds:
+            full = self.tables[p]
+            cand = None
+            if p in has_parts:
+                cand = self.temp_rows(f"{p}_cand", infos[p].types, out.get("o_" + p, []))
+                for sql, ri in sql_parts.get(p, []):
+                    self.exec(f"INSERT INTO {cand} {sql}", S.rule_label(ri), ri.span)
+            if new is not None:
+                if cand is not None:
+                    self.exec(f"CREATE TEMP TABLE {new[p]} AS SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
+                else:
+                    self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
+                self.created.append(("TABLE", new[p]))
+            elif cand is not None:
+                self.exec(f"INSERT INTO {full} SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
+            if cand is not None:
+                self.exec(f"DROP TABLE {cand}")
+        if new is not None:
+            for p in preds:
+                if p in has_parts:
+                    self.exec(f"INSERT INTO {self.tables[p]} SELECT * FROM {new[p]}")
+        for ri in stratum.rules:
+            if ri.existentials:
+                self.chase(ri, stratum, deltas, new)
+        for ri in stratum.rules:
+            if ri.aggregate is not None:
+                self.aggregate(ri, stratum, deltas, new)
+        return {p: (self.count(new[p]), new[p]) for p in preds} if new is not None else {}
+
+    def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
+        head = ri.rule.head[0].pred
+        info = self.a.predicates[head]
+        if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
+            return
+        tbls, negs = self.rule_tables(ri, None, None)
+        if ri.index in self.sql_rules:
+            fresh = self.temp(f"{head}_agg")
+            self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {S.aggregate_sql(ri, info.types, tbls, negs)}",
+                      S.rule_label(ri), ri.span)
+            self.created.append(("TABLE", fresh))
+            self.replace_aggregate(head, fresh, new)
+            return
+        b, tables, rel = self._builder()
+        b.output("o_" + head, info.types)
+        b.aggregate(ri, "o_" + head, [rel(t, a.pred) for t, a in zip(tbls, ri.positives, strict=True)],
+                    [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)])
+        rows = self.run_program(b.render(), tables)["o_" + head]
+        fresh = self.temp_rows(f"{head}_agg", info.types, rows)
+        self.replace_aggregate(head, fresh, new)
+
+    def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
+        full = self.tables[head]
+        if new is None:
+            self.exec(f"INSERT INTO {full} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+        else:
+            self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+            if self.count(new[head]) or self.con.execute(
+                    f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
+                self.exec(f"DELETE FROM {full}")
+                self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
+        self.exec(f"DROP TABLE {fresh}")
+
+    def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
+        """One restricted-chase step: Soufflé computes the frontier bindings; the check against the heads and the
+        null numbering are the DuckDB engine's."""
+        label = S.rule_label(ri)
+        variants = list(self.variants(ri, stratum, deltas))
+        if not variants:
+            return
+        if ri.index in self.sql_rules:
+            bind_table = self.temp("chase_bindings")
+            union = " UNION ".join(f"({S.bindings_sql(ri, t, n)[0]})" for t, n in variants)
+            cols = ", ".join(f"{S.quote_ident('v_' + v)} AS c{i}" for i, v in enumerate(ri.frontier)) or "TRUE AS c_"
+            self.exec(f"CREATE OR REPLACE TEMP TABLE {bind_table} AS SELECT DISTINCT {cols} FROM ({union})",
+                      label, ri.span)
+            self.created.append(("TABLE", bind_table))
+            self.chase_from(ri, bind_table, new)
+            return
+        b, tables, rel = self._builder()
+        types: tuple[str, ...] = ()
+        for tbls, negs in variants:
+            types = b.bindings(ri, "o_front", ri.frontier,
+                               [rel(t, a.pred) for t, a in zip(tbls, ri.positives, strict=True)],
+                               [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)])
+        b.output("o_front", types)
+        rows = self.run_program(b.render(), tables)["o_front"]
+        if not rows:
+            return
+        bind_table = self.temp_rows("chase_bindings", types, rows)
+        self.chase_from(ri, bind_table, new)
+
+    def chase_from(self, ri: RuleInfo, bind_table: str, new: dict[str, str] | None) -> None:
+        label = S.rule_label(ri)
+        cols = ", ".join(f"c{i} AS {S.quote_ident('v_' + v)}" for i, v in enumerate(ri.frontier)) or "TRUE AS v__"
+        body = f"SELECT {cols} FROM {bind_table}"
+        cand = self.temp("chase")
+        head_tables = [self.tables[h.pred] for h in ri.rule.head]
+        self.exec(f"CREATE OR REPLACE TEMP TABLE {cand} AS {S.existential_candidates_sql(ri, body, head_tables)}",
+                  label, ri.span)
+        self.created.append(("TABLE", cand))
+        n = self.count(cand)
+        if n == 0:
+            return
+        m = len(ri.existentials)
+        order = ", ".join(f"f{i}" for i in range(len(ri.frontier))) or "1"
+        nulls = ", ".join(
+            f"'_:n' || CAST({self.next_null} + (row_number() OVER (ORDER BY {order}) - 1) * {m} + {i} AS VARCHAR) AS e{i}"
+            for i in range(m))
+        with_nulls = self.temp("chase_nulls")
+        self.exec(f"CREATE OR REPLACE TEMP TABLE {with_nulls} AS SELECT *, {nulls} FROM {cand}", label, ri.span)
+        self.created.append(("TABLE", with_nulls))
+        self.next_null += n * m
+        for head in ri.rule.head:
+            info = self.a.predicates[head.pred]
+            select = S.existential_head_sql(ri, head, info.types, with_nulls)
+            if new is not None:
+                self.exec(f"INSERT INTO {new[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
+                          label, ri.span)
+            self.exec(f"INSERT INTO {self.tables[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
+                      label, ri.span)
+
+    # --- constraints --------------------------------------------------------------------------------------------------
+    def check_constraints(self) -> None:
+        if not self.a.constraints:
+            return
+        b, tables, rel = self._builder()
+        types_of = []
+        for k, ri in enumerate(self.a.constraints):
+            tbls, negs = self.rule_tables(ri, None, None)
+            types_of.append(())
+            if k in self.sql_constraints:
+                continue
+            types = b.bindings(ri, f"o_v{k}", ri.body_vars,
+                               [rel(t, a.pred) for t, a in zip(tbls, ri.positives, strict=True)],
+                               [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)])
+            b.output(f"o_v{k}", types)
+            types_of[k] = types
+        out = self.run_program(b.render(), tables) if b.outputs else {}
+        limit = self.engine.max_witnesses
+        for k, ri in enumerate(self.a.constraints):
+            if k in self.sql_constraints:
+                tbls, negs = self.rule_tables(ri, None, None)
+                body, _ = S.bindings_sql(ri, tbls, negs)
+                rows = self.exec(f"SELECT * FROM ({body}) ORDER BY ALL LIMIT {limit + 1}", S.rule_label(ri),
+                                 ri.span).fetchall()
+                if not rows:
+                    continue
+            elif not (found := out[f"o_v{k}"]):
+                continue
+            elif types_of[k]:
+                table = self.temp_rows(f"viol{k}", types_of[k], found)
+                rows = self.con.execute(f"SELECT * FROM {table} ORDER BY ALL LIMIT {limit + 1}").fetchall()
+            else:
+                rows = [(True,)]
+            names = [n for n in ri.body_vars if not n.startswith("_")]
+            witnesses = [dict(zip(ri.body_vars, r, strict=False)) for r in rows[:limit]]
+            shown = "; ".join(", ".join(f"{k2}={v!r}" for k2, v in w.items() if k2 in names) for w in witnesses[:3])
+            more = " (and more)" if len(rows) > 3 else ""
+            text = f"negative constraint violated: {shown}{more}"
+            raise ConstraintViolation(text, [Diagnostic(ri.span, text)], self.a.program.text, witnesses)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.communicate(timeout=10)
+    except (subprocess.TimeoutExpired, ValueError):
+        pass
+
+
+__all__ = ["CompileError", "SouffleEngine", "decode_output", "encode_facts"]
