@@ -383,11 +383,15 @@ class _Run:
 
     def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         """One restricted-chase step of an existential rule: fresh nulls for frontier bindings not yet satisfied."""
-        label = S.rule_label(ri)
         bodies = [S.bindings_sql(ri, t, n)[0] for t, n in self.variants(ri, stratum, deltas)]
         if not bodies:
             return
-        body = " UNION ".join(f"({b})" for b in bodies)
+        self.chase_from_body(ri, " UNION ".join(f"({b})" for b in bodies), new)
+
+    def chase_from_body(self, ri: RuleInfo, body: str, new: dict[str, str] | None) -> None:
+        """Give fresh nulls to the frontier bindings of ``body`` (columns ``"v_<Var>"``) that no head facts satisfy
+        yet, numbered in frontier order, and add the head facts (also to this round's ``new`` tables)."""
+        label = S.rule_label(ri)
         cand = self.temp("chase")
         head_tables = [self.tables[h.pred] for h in ri.rule.head]
         self.exec(f"CREATE OR REPLACE TEMP TABLE {cand} AS {S.existential_candidates_sql(ri, body, head_tables)}",

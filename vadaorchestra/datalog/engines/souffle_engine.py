@@ -471,34 +471,8 @@ class _SouffleRun(_Run):
         self.chase_from(ri, bind_table, new)
 
     def chase_from(self, ri: RuleInfo, bind_table: str, new: dict[str, str] | None) -> None:
-        label = S.rule_label(ri)
         cols = ", ".join(f"c{i} AS {S.quote_ident('v_' + v)}" for i, v in enumerate(ri.frontier)) or "TRUE AS v__"
-        body = f"SELECT {cols} FROM {bind_table}"
-        cand = self.temp("chase")
-        head_tables = [self.tables[h.pred] for h in ri.rule.head]
-        self.exec(f"CREATE OR REPLACE TEMP TABLE {cand} AS {S.existential_candidates_sql(ri, body, head_tables)}",
-                  label, ri.span)
-        self.created.append(("TABLE", cand))
-        n = self.count(cand)
-        if n == 0:
-            return
-        m = len(ri.existentials)
-        order = ", ".join(f"f{i}" for i in range(len(ri.frontier))) or "1"
-        nulls = ", ".join(
-            f"'_:n' || CAST({self.next_null} + (row_number() OVER (ORDER BY {order}) - 1) * {m} + {i} AS VARCHAR) AS e{i}"
-            for i in range(m))
-        with_nulls = self.temp("chase_nulls")
-        self.exec(f"CREATE OR REPLACE TEMP TABLE {with_nulls} AS SELECT *, {nulls} FROM {cand}", label, ri.span)
-        self.created.append(("TABLE", with_nulls))
-        self.next_null += n * m
-        for head in ri.rule.head:
-            info = self.a.predicates[head.pred]
-            select = S.existential_head_sql(ri, head, info.types, with_nulls)
-            if new is not None:
-                self.exec(f"INSERT INTO {new[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
-                          label, ri.span)
-            self.exec(f"INSERT INTO {self.tables[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
-                      label, ri.span)
+        self.chase_from_body(ri, f"SELECT {cols} FROM {bind_table}", new)
 
     # --- constraints --------------------------------------------------------------------------------------------------
     def check_constraints(self) -> None:
