@@ -15,6 +15,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from programs import CONTROL
 
 from vadaorchestra.datalog import souffle as F
 from vadaorchestra.datalog.api import validate
@@ -26,14 +27,6 @@ GOLDEN = Path(__file__).parent / "golden_souffle"
 HAVE_SOUFFLE = shutil.which("souffle") is not None
 needs_souffle = pytest.mark.skipif(not HAVE_SOUFFLE, reason="the 'souffle' binary is not on PATH")
 
-CONTROL = """
-own(1,2,0.9). own(2,3,1.0). own(3,4,0.9). own(1,6,0.9). own(6,5,1.0). own(1,10,0.9). own(10,20,1.0).
-controlled_shares(X,Y,Y,Q) :- own(X,Y,Q), X <> Y.
-controlled_shares(X,Z,Y,Q) :- control(X,Z), own(Z,Y,Q), X <> Z, Z <> Y, X <> Y.
-total(X,Y,S) :- controlled_shares(X,Z,Y,Q), S = msum(Q,<Z>).
-control(X,Y) :- total(X,Y,S), S > 0.5.
-@output("control").
-"""
 CONTROL_PAIRS = [(1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 10), (1, 20), (2, 3), (2, 4), (3, 4), (6, 5), (10, 20)]
 
 TC = """

@@ -340,9 +340,14 @@ class _Run:
                     self.exec(f"INSERT INTO {full} ({union}) EXCEPT (SELECT * FROM {full})", label, span)
                 else:
                     self.exec(f"INSERT INTO {full} SELECT {distinct}* FROM ({union})", label, span)
+        return self.finish_round(stratum, deltas, new, {p for p in preds if selects[p]})
+
+    def finish_round(self, stratum: Stratum, deltas, new: dict[str, str] | None, derived: set[str]
+                     ) -> dict[str, tuple[int, str | None]]:
+        """After the plain rules of a round: add their new tuples, then run the chase, then the aggregates."""
         if new is not None:
-            for p in preds:
-                if selects[p]:
+            for p in stratum.preds:
+                if p in derived:
                     self.exec(f"INSERT INTO {self.tables[p]} SELECT * FROM {new[p]}")
         for ri in stratum.rules:
             if ri.existentials:
@@ -350,7 +355,7 @@ class _Run:
         for ri in stratum.rules:
             if ri.aggregate is not None:
                 self.aggregate(ri, stratum, deltas, new)
-        return {p: (self.count(new[p]), new[p]) for p in preds} if new is not None else {}
+        return {p: (self.count(new[p]), new[p]) for p in stratum.preds} if new is not None else {}
 
     def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         head = ri.rule.head[0].pred

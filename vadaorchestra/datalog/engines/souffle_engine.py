@@ -396,17 +396,7 @@ class _SouffleRun(_Run):
                 self.exec(f"INSERT INTO {full} SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
             if cand is not None:
                 self.exec(f"DROP TABLE {cand}")
-        if new is not None:
-            for p in preds:
-                if p in has_parts:
-                    self.exec(f"INSERT INTO {self.tables[p]} SELECT * FROM {new[p]}")
-        for ri in stratum.rules:
-            if ri.existentials:
-                self.chase(ri, stratum, deltas, new)
-        for ri in stratum.rules:
-            if ri.aggregate is not None:
-                self.aggregate(ri, stratum, deltas, new)
-        return {p: (self.count(new[p]), new[p]) for p in preds} if new is not None else {}
+        return self.finish_round(stratum, deltas, new, set(has_parts))
 
     def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         head = ri.rule.head[0].pred
