@@ -191,7 +191,6 @@ def validate(
         for b in _binds_of(program, root):
             types = sniff_types(con, b)
             if types is not None:
-                bind_schemas[b.pred] = tuple(t for i, t in enumerate(types) if (b.pred, i) not in mapped)
                 # keep positions: unmapped columns take the sniffed type, mapped ones their @mapping
                 bind_schemas[b.pred] = tuple(None if (b.pred, i) in mapped else t for i, t in enumerate(types))
         ext = dict(externals or {})
@@ -205,7 +204,7 @@ def validate(
                 ext.setdefault(k, v)
                 ext_cols.setdefault(k, db_cols[k])
         return analyze(program, externals=ext, external_columns=ext_cols, data_root=root,
-                       bind_schemas={k: v for k, v in bind_schemas.items()}, synthesized=synthesized,
+                       bind_schemas=bind_schemas, synthesized=synthesized,
                        allow_params=allow_params)
     finally:
         if own:

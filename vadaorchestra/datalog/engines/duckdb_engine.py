@@ -62,12 +62,11 @@ class DuckDBEngine:
         ``materialize`` maps predicates to table names written into the connection's database when (and only when)
         the whole evaluation succeeds.
         """
-        run = _Run(self, analysis, inputs or {}, null_start)
-        run.plan_views(set(collect) | set(materialize or {}))
+        run = self.new_run(analysis, inputs or {}, null_start)
+        run.prepare(set(collect) | set(materialize or {}))
         try:
             run.load()
-            for stratum in analysis.strata:
-                run.stratum(stratum)
+            run.run_strata()
             run.check_constraints()
             rows = {p: run.fetch(p) for p in collect}
             if materialize:
@@ -75,6 +74,10 @@ class DuckDBEngine:
             return rows, run.next_null
         finally:
             run.cleanup()
+
+    def new_run(self, analysis: Analysis, inputs, null_start: int) -> _Run:
+        """The per-evaluation state; engines built on this one return their own subclass."""
+        return _Run(self, analysis, inputs, null_start)
 
 
 class _Run:
@@ -91,6 +94,14 @@ class _Run:
         self.round_no = 0
         self.views: set[str] = set()
         self.sets: set[str] = set()
+
+    def prepare(self, kept: set[str]) -> None:
+        """Plan the evaluation before anything is loaded; ``kept`` are the predicates returned or materialized."""
+        self.plan_views(kept)
+
+    def run_strata(self) -> None:
+        for stratum in self.a.strata:
+            self.stratum(stratum)
 
     def plan_views(self, kept: set[str]) -> None:
         """Decide which relations are sets and which intermediates can stay views.

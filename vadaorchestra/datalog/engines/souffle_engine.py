@@ -34,7 +34,7 @@ import duckdb
 
 from vadaorchestra.datalog import souffle as F
 from vadaorchestra.datalog import sql as S
-from vadaorchestra.datalog.engines.duckdb_engine import _Run
+from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, _Run
 from vadaorchestra.datalog.validator import Analysis, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, EngineError
 
@@ -42,8 +42,11 @@ DEFAULT_TIMEOUT = 600.0
 DEFAULT_MEMORY = 8 << 30
 
 
-class SouffleEngine:
-    """Evaluate analyzed programs with the ``souffle`` binary, storing relations in a DuckDB connection."""
+class SouffleEngine(DuckDBEngine):
+    """Evaluate analyzed programs with the ``souffle`` binary, storing relations in a DuckDB connection.
+
+    Same contract as :meth:`DuckDBEngine.evaluate`; loading, the chase, constraints and materialization are shared.
+    """
 
     name = "souffle"
 
@@ -54,10 +57,7 @@ class SouffleEngine:
                  fallback: bool = True):
         if mode not in ("interpreted", "compiled"):
             raise EngineError(f"unknown Soufflé mode {mode!r} (modes: interpreted, compiled)")
-        self.con = connection
-        self.max_rounds = max_rounds
-        self.max_witnesses = max_witnesses
-        self.progress = progress or (lambda _msg: None)
+        super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress)
         self.mode = mode
         self.timeout = timeout
         self.memory_limit = memory_limit
@@ -68,38 +68,8 @@ class SouffleEngine:
         self.fallback = fallback
         self.invocations = 0
 
-    def evaluate(
-        self,
-        analysis: Analysis,
-        *,
-        inputs: Mapping[str, Sequence[tuple]] | None = None,
-        collect: Sequence[str] = (),
-        materialize: Mapping[str, str] | None = None,
-        null_start: int = 1,
-    ) -> tuple[dict[str, list[tuple]], int]:
-        """Same contract as :meth:`DuckDBEngine.evaluate`."""
-        run = _SouffleRun(self, analysis, inputs or {}, null_start)
-        try:
-            run.classify()
-            run.load()
-            group: list[Stratum] = []
-            for stratum in analysis.strata:
-                if F.needs_runner(stratum) or any(ri.index in run.sql_rules for ri in stratum.rules):
-                    if group:
-                        run.native(group)
-                        group = []
-                    run.stratum(stratum)
-                else:
-                    group.append(stratum)
-            if group:
-                run.native(group)
-            run.check_constraints()
-            rows = {p: run.fetch(p) for p in collect}
-            if materialize:
-                run.materialize(materialize)
-            return rows, run.next_null
-        finally:
-            run.cleanup()
+    def new_run(self, analysis: Analysis, inputs, null_start: int) -> _SouffleRun:
+        return _SouffleRun(self, analysis, inputs, null_start)
 
 
 # --- TSV in and out -----------------------------------------------------------------------------------------------------
@@ -163,6 +133,24 @@ class _SouffleRun(_Run):
         self.n_programs = 0
         self.sql_rules: set[int] = set()  # rules Soufflé cannot express, evaluated with the DuckDB engine's SQL
         self.sql_constraints: set[int] = set()
+
+    def prepare(self, kept: set[str]) -> None:
+        """Decide which rules Soufflé cannot run (no view planning: every relation is stored for the exports)."""
+        self.classify()
+
+    def run_strata(self) -> None:
+        """Consecutive strata Soufflé runs alone go into one program; the others run round by round."""
+        group: list[Stratum] = []
+        for stratum in self.a.strata:
+            if F.needs_runner(stratum) or any(ri.index in self.sql_rules for ri in stratum.rules):
+                if group:
+                    self.native(group)
+                    group = []
+                self.stratum(stratum)
+            else:
+                group.append(stratum)
+        if group:
+            self.native(group)
 
     def classify(self) -> None:
         """Find the rules the compiler refuses; with ``fallback`` they run as DuckDB SQL, else the refusal stands."""
