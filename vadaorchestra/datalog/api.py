@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.parser import parse
-from vadaorchestra.datalog.validator import ANNOTATIONS, Analysis, Bind, PredInfo, analyze
+from vadaorchestra.datalog.validator import ANNOTATIONS, Analysis, Bind, PredInfo, analyze, resolve_bind
 from vadaorchestra.errors import VadaError, ValidationError
 
 if TYPE_CHECKING:
@@ -116,25 +116,11 @@ def _coerce(name: str, value: Any, typ: str | None):
 
 def _binds_of(program: A.Program, data_root: Path | None) -> list[Bind]:
     """The @bind annotations whose files resolve inside the data root (the validator reports the others)."""
-    out = []
     if data_root is None:
-        return out
-    root = data_root.resolve()
-    for ann in program.annotations("bind"):
-        vals = [a.value for a in ann.args]
-        if len(vals) < 3 or not all(isinstance(v, str) for v in vals):
-            continue
-        pred, kind = vals[0], vals[1]
-        if kind == "duckdb":
-            rel, table = vals[2], (vals[3] if len(vals) > 3 else pred)
-        elif len(vals) == 4:
-            rel, table = str(Path(vals[2]) / vals[3]), None
-        else:
-            continue
-        path = (root / rel).resolve()
-        if path.is_relative_to(root) and path.exists():
-            out.append(Bind(pred, kind, path, table, ann.span))
-    return out
+        return []
+    binds = [resolve_bind(ann, data_root) for ann in program.annotations("bind")
+             if len(ann.args) >= 3 and all(isinstance(a.value, str) for a in ann.args)]
+    return [b for b in binds if isinstance(b, Bind)]
 
 
 def database_schemas(con: duckdb.DuckDBPyConnection, names: set[str] | None = None

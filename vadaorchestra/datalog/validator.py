@@ -310,31 +310,11 @@ class _Validator:
         return inputs, outputs, binds
 
     def _bind(self, ann: A.Annotation, vals: list) -> Bind | None:
-        pred, kind = vals[0], vals[1]
-        if kind not in BIND_KINDS:
-            self.error(ann.span, f"unknown @bind kind {kind!r} (kinds: {', '.join(BIND_KINDS)})")
+        bind = resolve_bind(ann, self.data_root)
+        if isinstance(bind, str):
+            self.error(ann.span, bind)
             return None
-        if kind == "duckdb":
-            rel, table = vals[2], (vals[3] if len(vals) > 3 else pred)
-        else:
-            if len(vals) < 4:
-                self.error(ann.span, f"@bind of kind {kind!r} takes a directory and a file name")
-                return None
-            rel, table = str(Path(vals[2]) / vals[3]), None
-        if self.data_root is None:
-            path = Path(rel)
-            if path.is_absolute() or ".." in path.parts:
-                self.error(ann.span, f"@bind path {rel!r} must be relative to the data root and may not leave it")
-                return None
-            return Bind(pred, kind, path, table, ann.span)
-        path = (self.data_root / rel).resolve()
-        if not path.is_relative_to(self.data_root):
-            self.error(ann.span, f"@bind path {rel!r} leaves the data root {str(self.data_root)!r}")
-            return None
-        if not path.exists():
-            self.error(ann.span, f"@bind file {rel!r} does not exist under the data root {str(self.data_root)!r}")
-            return None
-        return Bind(pred, kind, path, table, ann.span)
+        return bind
 
     # --- arities and parameters ------------------------------------------------------------------------------------
     def _all_atoms(self):
@@ -744,6 +724,35 @@ class _Validator:
             srules = tuple(ri for ri in rules if any(h.pred in members for h in ri.rule.head))
             strata.append(Stratum(tuple(scc), srules, recursive))
         return strata
+
+
+def resolve_bind(ann: A.Annotation, data_root: Path | None) -> Bind | str:
+    """The source a ``@bind`` annotation names, resolved under the data root, or the message saying why it cannot be.
+
+    ``@bind("p","csv"|"parquet",DIR,FILE)`` or ``@bind("p","duckdb",DBFILE[,TABLE])``; arguments are strings.
+    """
+    vals = [a.value for a in ann.args]
+    pred, kind = vals[0], vals[1]
+    if kind not in BIND_KINDS:
+        return f"unknown @bind kind {kind!r} (kinds: {', '.join(BIND_KINDS)})"
+    if kind == "duckdb":
+        rel, table = vals[2], (vals[3] if len(vals) > 3 else pred)
+    else:
+        if len(vals) < 4:
+            return f"@bind of kind {kind!r} takes a directory and a file name"
+        rel, table = str(Path(vals[2]) / vals[3]), None
+    if data_root is None:
+        path = Path(rel)
+        if path.is_absolute() or ".." in path.parts:
+            return f"@bind path {rel!r} must be relative to the data root and may not leave it"
+        return Bind(pred, kind, path, table, ann.span)
+    root = data_root.resolve()
+    path = (root / rel).resolve()
+    if not path.is_relative_to(root):
+        return f"@bind path {rel!r} leaves the data root {str(root)!r}"
+    if not path.exists():
+        return f"@bind file {rel!r} does not exist under the data root {str(root)!r}"
+    return Bind(pred, kind, path, table, ann.span)
 
 
 def _a(typ: str | None) -> str:
