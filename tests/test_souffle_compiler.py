@@ -279,7 +279,7 @@ def test_same_rows_as_duckdb(name, collect):
 
 @needs_souffle
 def test_aggregate_values_and_empty_aggregates():
-    _, (rows, _) = _both(AGGREGATES, ["cnt", "tot", "av", "smin", "none", "nonesum", "half"])
+    _, (rows, _, _) = _both(AGGREGATES, ["cnt", "tot", "av", "smin", "none", "nonesum", "half"])
     assert rows["cnt"] == [("a", 2), ("b", 1), ("c", 1)]
     assert rows["tot"] == [("a", 6), ("b", 2), ("c", 0)]
     assert rows["av"] == [("a", 2.0), ("b", 2.0), ("c", 0.0)]
@@ -292,7 +292,7 @@ def test_aggregate_values_and_empty_aggregates():
 def test_existential_nulls_numbered_like_duckdb():
     duck, souf = _both(EXISTENTIALS, ["has_parent", "owns", "account"])
     assert souf == duck
-    assert souf[1] == duck[1] > 1
+    assert souf.next_null == duck.next_null > 1
     assert ("ann", "_:n1") in souf[0]["has_parent"]
 
 

@@ -211,6 +211,7 @@ class RunResult:
     engine: str
     elapsed_ms: float
     analysis: Analysis = field(repr=False)
+    counts: Mapping[str, int] = field(default_factory=dict)
 
     def rows(self, pred: str) -> list[tuple]:
         return self.tables[pred]
@@ -264,6 +265,8 @@ def run(
     engine: str = "duckdb",
     max_rounds: int = 1000,
     synthesized: bool = False,
+    limit: int | None = None,
+    append: bool = False,
 ) -> RunResult:
     """Evaluate a program and return its output predicates.
 
@@ -272,7 +275,9 @@ def run(
     - ``database``: a DuckDB file path or connection whose tables the program may read; results are written into
       it only with ``materialize`` (``True``: each output predicate as a table of the same name; or a mapping
       predicate → table name), in one transaction after the whole evaluation succeeded.
-    - ``outputs``: predicates to return (default: the ``@output`` ones).
+      With ``append`` the rows are added to the existing tables (set semantics) instead of replacing them.
+    - ``outputs``: predicates to return (default: the ``@output`` ones); ``limit`` caps the rows returned of each
+      (``RunResult.counts`` has the full cardinalities).
     """
     import duckdb
 
@@ -309,12 +314,12 @@ def run(
 
             runner = DuckDBEngine(con, max_rounds=max_rounds)
         null_start = _next_null(con) if targets else 1
-        tables, next_null = runner.evaluate(analysis, inputs=inputs, collect=wanted, materialize=targets,
-                                            null_start=null_start)
+        tables, counts, next_null = runner.evaluate(analysis, inputs=inputs, collect=wanted, materialize=targets,
+                                                    null_start=null_start, limit=limit, append=append)
         if targets and next_null != null_start:
             con.execute(f"CREATE OR REPLACE TABLE main.{NULLS_TABLE} AS SELECT {int(next_null)}::BIGINT AS next")
         elapsed = (time.perf_counter() - start) * 1000
-        return RunResult(tables, {p: analysis.predicates[p] for p in wanted}, engine, elapsed, analysis)
+        return RunResult(tables, {p: analysis.predicates[p] for p in counts}, engine, elapsed, analysis, counts)
     finally:
         if own:
             con.close()

@@ -9,6 +9,7 @@ each round (their value per group at the fixpoint is what remains); existential 
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -35,6 +36,12 @@ def our_type(duckdb_type: str) -> str:
     return DUCKDB_TYPE_MAP.get(t, "string")
 
 
+class Evaluation(NamedTuple):
+    rows: dict[str, list[tuple]]
+    counts: dict[str, int]
+    next_null: int
+
+
 class DuckDBEngine:
     """Evaluate analyzed programs on a DuckDB connection (an in-memory or file database)."""
 
@@ -56,11 +63,15 @@ class DuckDBEngine:
         collect: Sequence[str] = (),
         materialize: Mapping[str, str] | None = None,
         null_start: int = 1,
-    ) -> tuple[dict[str, list[tuple]], int]:
-        """Evaluate the program; return ``(rows of each collected predicate sorted, next free null number)``.
+        limit: int | None = None,
+        append: bool = False,
+    ) -> Evaluation:
+        """Evaluate the program; return the sorted rows of each collected predicate (at most ``limit`` of each), the
+        cardinality of each collected or materialized predicate, and the next free null number.
 
         ``materialize`` maps predicates to table names written into the connection's database when (and only when)
-        the whole evaluation succeeds.
+        the whole evaluation succeeds; with ``append`` the rows are added to an existing table (set semantics: rows it
+        already holds are not added twice) instead of replacing it.
         """
         run = self.new_run(analysis, inputs or {}, null_start)
         run.prepare(set(collect) | set(materialize or {}))
@@ -68,10 +79,11 @@ class DuckDBEngine:
             run.load()
             run.run_strata()
             run.check_constraints()
-            rows = {p: run.fetch(p) for p in collect}
+            rows = {p: run.fetch(p, limit) for p in collect}
+            counts = {p: run.cardinality(p) for p in dict.fromkeys([*collect, *(materialize or {})])}
             if materialize:
-                run.materialize(materialize)
-            return rows, run.next_null
+                run.materialize(materialize, append)
+            return Evaluation(rows, counts, run.next_null)
         finally:
             run.cleanup()
 
@@ -449,20 +461,31 @@ class _Run:
                 text = f"negative constraint violated: {shown}{more}"
                 raise ConstraintViolation(text, [Diagnostic(ri.span, text)], self.a.program.text, witnesses)
 
-    def fetch(self, pred: str) -> list[tuple]:
+    def fetch(self, pred: str, limit: int | None = None) -> list[tuple]:
         info = self.a.predicates[pred]
         if info.arity == 0:
-            return [()] * min(1, self.count(self.tables[pred]))
-        return self.con.execute(f"SELECT * FROM {self.tables[pred]} ORDER BY ALL").fetchall()
+            return [()] * min(1, self.count(self.tables[pred]), 1 if limit is None else limit)
+        tail = "" if limit is None else f" LIMIT {int(limit)}"
+        return self.con.execute(f"SELECT * FROM {self.tables[pred]} ORDER BY ALL{tail}").fetchall()
 
-    def materialize(self, targets: Mapping[str, str]) -> None:
+    def cardinality(self, pred: str) -> int:
+        n = self.count(self.tables[pred])
+        return min(n, 1) if self.a.predicates[pred].arity == 0 else n
+
+    def materialize(self, targets: Mapping[str, str], append: bool = False) -> None:
         self.exec("BEGIN TRANSACTION")
         try:
             for pred, table in targets.items():
                 info = self.a.predicates[pred]
                 cols = ", ".join(f"c{i} AS {S.quote_ident(c)}" for i, c in enumerate(info.columns)) or "c_"
-                self.exec(f"CREATE OR REPLACE TABLE main.{S.quote_ident(table)} AS "
-                          f"SELECT {cols} FROM {self.tables[pred]} ORDER BY ALL", f"materializing {pred!r}")
+                target = f"main.{S.quote_ident(table)}"
+                select = f"SELECT {cols} FROM {self.tables[pred]}"
+                if append:
+                    self.exec(f"CREATE TABLE IF NOT EXISTS {target} AS {select} LIMIT 0", f"materializing {pred!r}")
+                    self.exec(f"INSERT INTO {target} SELECT * FROM ({select} EXCEPT SELECT * FROM {target}) "
+                              "ORDER BY ALL", f"materializing {pred!r}")
+                    continue
+                self.exec(f"CREATE OR REPLACE TABLE {target} AS {select} ORDER BY ALL", f"materializing {pred!r}")
             self.exec("COMMIT")
         except BaseException:
             self.con.execute("ROLLBACK")
@@ -495,4 +518,4 @@ def is_path_inside(path: Path, root: Path) -> bool:
     return path.resolve().is_relative_to(root.resolve())
 
 
-__all__ = ["DuckDBEngine", "our_type", "sniff_types", "A"]
+__all__ = ["DuckDBEngine", "Evaluation", "our_type", "sniff_types", "A"]
