@@ -80,6 +80,49 @@ def datalog_run(
     typer.echo(f"engine {result.engine}, {result.elapsed_ms:.0f} ms", err=True)
 
 
+@app.command("serve")
+def serve(
+    catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")],
+    data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
+    transport: Annotated[str, typer.Option("--transport", help="stdio or http (streamable HTTP at /mcp).")] = "stdio",
+    host: Annotated[str, typer.Option("--host", help="HTTP interface; loopback unless told otherwise.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8000,
+    engine: EngineOpt = "duckdb",
+    token: Annotated[str | None, typer.Option("--token", envvar="VADA_MCP_TOKEN",
+                                              help="Bearer token HTTP clients must send (env VADA_MCP_TOKEN).")] = None,
+    workspaces: Annotated[Path | None, typer.Option("--workspaces", help="Folder for the per-session DuckDB files "
+                                                    "(default: a temporary folder).")] = None,
+    keep: Annotated[bool, typer.Option("--keep-workspaces", help="Keep session databases after sessions end.")] = False,
+    preview: Annotated[int, typer.Option("--preview", help="Facts shown in each result's preview.")] = 20,
+) -> None:
+    """Serve the catalog's reasoning tools over MCP (stdio, or streamable HTTP with a /health check)."""
+    from vadaorchestra.mcp_server.catalog import Catalog
+    from vadaorchestra.mcp_server.server import ReasoningServer
+
+    if transport not in ("stdio", "http"):
+        _fail(VadaError(f"unknown transport {transport!r} (stdio or http)"))
+    try:
+        if engine != "duckdb":
+            from vadaorchestra.datalog.engines import pick_engine
+
+            engine = pick_engine(engine)
+        server = ReasoningServer(Catalog.load(catalog, data), engine=engine, preview=preview, workspace_dir=workspaces,
+                                 keep_workspaces=keep, host=host, port=port)
+    except VadaError as exc:
+        _fail(exc)
+    try:
+        if transport == "stdio":
+            server.mcp.run("stdio")
+        else:
+            import uvicorn
+
+            typer.echo(f"serving {len(server.catalog)} tools on http://{host}:{port}/mcp (engine {engine}"
+                       f"{', bearer token required' if token else ''})", err=True)
+            uvicorn.run(server.http_app(token), host=host, port=port, log_level="warning")
+    finally:
+        server.close()
+
+
 def main() -> None:
     try:
         app()

@@ -102,3 +102,21 @@ class ConstraintViolation(EngineError):
 
 class RoundLimitExceeded(EngineError):
     """A recursive stratum (typically a chase through existential rules) did not reach a fixpoint in time."""
+
+
+class CatalogError(VadaError):
+    """A catalog of tool programs cannot be loaded; diagnostics may come from several files (``sources``)."""
+
+    def __init__(self, message: str, diagnostics=(), sources: dict[str, str] | None = None):
+        super().__init__(message, diagnostics)
+        self.sources = dict(sources or {})
+
+    def render(self) -> str:
+        if not self.diagnostics:
+            return f"error: {self.message}"
+        return "\n".join(d.render(self.sources.get(d.span.source) if d.span else None) for d in self.diagnostics)
+
+
+class WorkspaceError(VadaError):
+    """A request to the workspace cannot be served: unknown tool, predicate or attribute, a missing dependency, a bad
+    argument. Nothing was changed."""

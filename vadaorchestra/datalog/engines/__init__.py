@@ -16,6 +16,8 @@ def souffle_available() -> bool:
 
 def pick_engine(name: str) -> str:
     """Resolve ``auto`` to ``souffle`` or ``duckdb``; refuse ``souffle`` when it cannot run here."""
+    if name not in ("duckdb", "souffle", "auto"):
+        raise VadaError(f"unknown engine {name!r} (engines: duckdb, souffle, auto)")
     if name == "auto":
         return "souffle" if souffle_available() else "duckdb"
     if name == "souffle" and not souffle_available():

@@ -1,0 +1,437 @@
+"""The workspace of one session: a DuckDB database file holding every invocation's materialized output.
+
+Every method is a service the MCP tools expose one-to-one; each returns a JSON-ready dict or raises a
+:class:`~vadaorchestra.errors.VadaError` whose message a model can act on, and a failed call leaves the database as
+it was (results are written in one transaction after the whole evaluation succeeded).
+
+Tool outputs accumulate: invoking ``get_loans`` for two banks leaves the loans of both in ``loans``, as the two
+invocation rules of the logical trace would derive. Parameters are bound in the AST as constants, never spliced into
+text; attribute names reach SQL only after they were matched against the predicate's schema, and values as bound
+parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.api import body_predicates, database_schemas, format_value, run, validate
+from vadaorchestra.datalog.parser import parse
+from vadaorchestra.datalog.sql import quote_ident
+from vadaorchestra.datalog.validator import Analysis
+from vadaorchestra.errors import Diagnostic, VadaError, ValidationError, WorkspaceError
+from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
+
+THRESHOLD_OPS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "==": "=", "!=": "<>", "<>": "<>"}
+MAX_K = 1000
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+MOST_FREQUENT = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """One successful call that wrote into the workspace, in execution order."""
+
+    seq: int
+    kind: str  # "tool" or "program"
+    name: str  # tool name, or "run_program"
+    params: Mapping[str, Any]
+    predicates: tuple[str, ...]
+    facts: int
+    text: str | None = None  # the synthesized program
+
+
+@dataclass
+class Workspace:
+    """A session's DuckDB file plus the catalog it serves; see the module docstring."""
+
+    catalog: Catalog
+    path: Path | None = None
+    engine: str = "duckdb"
+    preview: int = 20
+    max_rounds: int = 1000
+    log: list[Invocation] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._tmpdir: str | None = None
+        if self.path is None:
+            self._tmpdir = tempfile.mkdtemp(prefix="vada-ws-")
+            self.path = Path(self._tmpdir) / "workspace.duckdb"
+        self.path = Path(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = duckdb.connect(str(self.path))
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._closed = False
+
+    # --- lifecycle ----------------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.con.close()
+
+    def remove(self) -> None:
+        """Close the database and delete its file (and the folder, when the workspace made it)."""
+        self.close()
+        assert self.path is not None
+        for p in (self.path, self.path.with_name(self.path.name + ".wal")):
+            p.unlink(missing_ok=True)
+        if self._tmpdir:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def _cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        if self._closed:
+            raise WorkspaceError("the workspace is closed")
+        cur = self.con.cursor()
+        try:
+            yield cur
+        finally:
+            cur.close()
+
+    @contextmanager
+    def _locked(self, names) -> Iterator[None]:
+        """Serialize writers of the same predicates (case-insensitively, as DuckDB names tables)."""
+        with self._guard:
+            locks = [self._locks.setdefault(n.lower(), threading.Lock()) for n in sorted(set(names))]
+        with ExitStack() as stack:
+            for lock in locks:
+                stack.enter_context(lock)
+            yield
+
+    # --- what is there ------------------------------------------------------------------------------------------------
+    def predicates(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Materialized predicates: name -> (column names, types)."""
+        with self._cursor() as cur:
+            types, cols = database_schemas(cur)
+        return {n: (cols[n], types[n]) for n in sorted(types) if not n.startswith("__vo")}
+
+    def _schema(self, pred: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if not isinstance(pred, str) or not pred:
+            raise WorkspaceError("a predicate name is required")
+        preds = self.predicates()
+        if pred in preds:
+            return preds[pred]
+        tool = self.catalog.producer(pred)
+        if tool is not None:
+            raise WorkspaceError(f"predicate {pred!r} is the output of tool {tool.name!r}, which has not run in this "
+                                 f"session: call {tool.name} first")
+        if pred in self.catalog.base_predicates:
+            raise WorkspaceError(f"predicate {pred!r} is base data read by catalog tools; it is not materialized here. "
+                                 f"Materialized predicates: {_names(preds)}")
+        raise WorkspaceError(f"unknown predicate {pred!r}; materialized predicates: {_names(preds)}")
+
+    def _column(self, pred: str, cols: tuple[str, ...], attribute: str, what: str = "attribute") -> int:
+        if isinstance(attribute, str) and attribute in cols:
+            return cols.index(attribute)
+        raise WorkspaceError(f"unknown {what} {attribute!r} of predicate {pred!r}; its attributes: {', '.join(cols)}")
+
+    def _result(self, cur, pred: str, *, elapsed_ms: float, **extra) -> dict[str, Any]:
+        cols, types = self._schema(pred)
+        n = cur.execute(f"SELECT count(*) FROM main.{quote_ident(pred)}").fetchone()[0]
+        rows = cur.execute(f"SELECT * FROM main.{quote_ident(pred)} ORDER BY ALL LIMIT {int(self.preview)}").fetchall()
+        return {"status": "ok", **extra, "output_predicate": pred, "cardinality": n,
+                "schema": _schema_list(cols, types), "preview": _records(cols, rows),
+                "truncated": n > len(rows), "elapsed_ms": round(elapsed_ms, 2)}
+
+    # --- reasoning tools ----------------------------------------------------------------------------------------------
+    def invoke(self, tool: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Run a catalog tool with ``params`` and add its output facts to the output predicate."""
+        start = time.perf_counter()
+        spec = self.catalog.get(tool) if tool in self.catalog.tools else None
+        if spec is None:
+            raise WorkspaceError(f"unknown tool {tool!r}; tools: {', '.join(self.catalog.tools)}")
+        params = dict(params or {})
+        self._check_params(spec, params)
+        with self._locked([spec.output]), self._cursor() as cur:
+            present = set(self.predicates())
+            for dep in spec.deps:
+                out = self.catalog.get(dep).output
+                if out not in present:
+                    raise WorkspaceError(f"tool {spec.name!r} reads {out!r}, the output of tool {dep!r}, which has not "
+                                         f"run in this session: call {dep} first")
+            before = self._count(cur, spec.output) if spec.output in present else 0
+            result = run(spec.program, params=params, data_root=self.catalog.data_root, database=cur,
+                         outputs=[spec.output], materialize={spec.output: spec.output}, append=True,
+                         limit=self.preview, engine=self.engine, max_rounds=self.max_rounds)
+            total = self._count(cur, spec.output)
+            self._record("tool", spec.name, params, (spec.output,), result.counts[spec.output])
+            elapsed = (time.perf_counter() - start) * 1000
+            rows = result.rows(spec.output)
+            return {"status": "ok", "tool": spec.name, "params": params, "output_predicate": spec.output,
+                    "facts": result.counts[spec.output], "new_facts": total - before, "cardinality": total,
+                    "schema": spec.schema, "preview": _records(spec.columns, rows),
+                    "truncated": result.counts[spec.output] > len(rows), "engine": result.engine,
+                    "elapsed_ms": round(elapsed, 2)}
+
+    @staticmethod
+    def _check_params(spec: ToolSpec, params: Mapping[str, Any]) -> None:
+        declared = {p.name: p for p in spec.params}
+        unknown = sorted(set(params) - set(declared))
+        missing = [p for p in spec.params if p.name not in params]
+        problems = [f"unknown parameter {n!r}" for n in unknown]
+        problems += [f"missing parameter {p.name!r} ({p.type}: {p.description})" for p in missing]
+        if problems:
+            sig = ", ".join(f"{p.name}: {p.type}" for p in spec.params) or "no parameters"
+            raise WorkspaceError(f"tool {spec.name!r}: {'; '.join(problems)}. It takes {sig}.")
+
+    def _record(self, kind: str, name: str, params, preds, facts: int, text: str | None = None) -> None:
+        with self._guard:
+            self.log.append(Invocation(len(self.log) + 1, kind, name, dict(params), tuple(preds), facts, text))
+
+    @staticmethod
+    def _count(cur, pred: str) -> int:
+        return cur.execute(f"SELECT count(*) FROM main.{quote_ident(pred)}").fetchone()[0]
+
+    # --- decision support ---------------------------------------------------------------------------------------------
+    def cardinality(self, pred: str) -> dict[str, Any]:
+        """Number of facts of a materialized predicate."""
+        start = time.perf_counter()
+        cols, types = self._schema(pred)
+        with self._cursor() as cur:
+            n = self._count(cur, pred)
+        return {"status": "ok", "predicate": pred, "cardinality": n, "schema": _schema_list(cols, types),
+                "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+    def statistics(self, pred: str, attribute: str) -> dict[str, Any]:
+        """Summary of one attribute: count, distinct, nulls, min, max; mean and quantiles of numbers; the most
+        frequent values of strings and booleans."""
+        start = time.perf_counter()
+        cols, types = self._schema(pred)
+        i = self._column(pred, cols, attribute)
+        typ = types[i]
+        col, table = quote_ident(cols[i]), f"main.{quote_ident(pred)}"
+        out: dict[str, Any] = {"status": "ok", "predicate": pred, "attribute": attribute, "type": typ}
+        with self._cursor() as cur:
+            if typ in ("int", "float"):
+                qs = ", ".join(str(q) for q in QUANTILES)
+                n, distinct, nulls, lo, hi, mean, quant = cur.execute(
+                    f"SELECT count(*), count(DISTINCT {col}), count(*) - count({col}), min({col}), max({col}), "
+                    f"avg({col}), quantile_cont({col}, [{qs}]) FROM {table}").fetchone()
+                out.update(count=n, distinct=distinct, nulls=nulls, min=_json(lo), max=_json(hi), mean=_json(mean),
+                           quantiles={f"p{round(q * 100)}": _json(v) for q, v in zip(QUANTILES, quant or [], strict=False)})
+            else:
+                labelled = f"count(*) FILTER (WHERE {col} LIKE '\\_:n%' ESCAPE '\\')" if typ == "string" else "0"
+                n, distinct, nulls, lo, hi = cur.execute(
+                    f"SELECT count(*), count(DISTINCT {col}), count(*) - count({col}) + {labelled}, min({col}), "
+                    f"max({col}) FROM {table}").fetchone()
+                top = cur.execute(f"SELECT {col}, count(*) AS n FROM {table} WHERE {col} IS NOT NULL GROUP BY ALL "
+                                  f"ORDER BY n DESC, {col} LIMIT {MOST_FREQUENT}").fetchall()
+                out.update(count=n, distinct=distinct, nulls=nulls, min=_json(lo), max=_json(hi),
+                           most_frequent=[{"value": _json(v), "count": c} for v, c in top])
+        out["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 2)
+        return out
+
+    def top_k(self, pred: str, k: int = 10, order_by: str | None = None, descending: bool = True,
+              filter_attr: str | None = None, filter_value: Any = None, threshold_attr: str | None = None,
+              threshold_op: str | None = None, threshold_value: float | int | None = None) -> dict[str, Any]:
+        """The first ``k`` facts ordered by ``order_by`` (all columns when absent), optionally only those whose
+        ``filter_attr`` equals ``filter_value`` and whose ``threshold_attr`` passes ``threshold_op threshold_value``."""
+        start = time.perf_counter()
+        cols, types = self._schema(pred)
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
+            raise WorkspaceError(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
+        where, args = [], []
+        if filter_attr is not None:
+            i = self._column(pred, cols, filter_attr, "filter_attr")
+            if filter_value is None:
+                raise WorkspaceError("filter_attr needs a filter_value")
+            where.append(f"{quote_ident(cols[i])} = ${len(args) + 1}")
+            args.append(_typed(filter_value, types[i], "filter_value"))
+        elif filter_value is not None:
+            raise WorkspaceError("filter_value needs a filter_attr")
+        if threshold_attr is not None or threshold_op is not None or threshold_value is not None:
+            if threshold_attr is None or threshold_op is None or threshold_value is None:
+                raise WorkspaceError("a threshold needs threshold_attr, threshold_op and threshold_value together")
+            i = self._column(pred, cols, threshold_attr, "threshold_attr")
+            op = THRESHOLD_OPS.get(threshold_op)
+            if op is None:
+                raise WorkspaceError(f"unknown threshold_op {threshold_op!r}; use one of {', '.join(THRESHOLD_OPS)}")
+            if types[i] not in ("int", "float"):
+                raise WorkspaceError(f"threshold_attr {threshold_attr!r} is a {types[i]}, not a number")
+            where.append(f"{quote_ident(cols[i])} {op} ${len(args) + 1}")
+            args.append(_typed(threshold_value, "float", "threshold_value"))
+        if order_by is not None:
+            j = self._column(pred, cols, order_by, "order_by attribute")
+            rest = [quote_ident(c) for n, c in enumerate(cols) if n != j]
+            order = ", ".join([f"{quote_ident(cols[j])} {'DESC' if descending else 'ASC'}"] + rest)
+        else:
+            order = "ALL DESC" if descending else "ALL"
+        cond = f" WHERE {' AND '.join(where)}" if where else ""
+        table = f"main.{quote_ident(pred)}"
+        with self._cursor() as cur:
+            matching = cur.execute(f"SELECT count(*) FROM {table}{cond}", args).fetchone()[0]
+            rows = cur.execute(f"SELECT * FROM {table}{cond} ORDER BY {order} LIMIT {k}", args).fetchall()
+            total = self._count(cur, pred)
+        return {"status": "ok", "predicate": pred, "cardinality": total, "matching": matching,
+                "schema": _schema_list(cols, types), "facts": _records(cols, rows),
+                "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+    def describe(self, pred: str) -> dict[str, Any]:
+        """Schema, cardinality, where the predicate comes from, and a few facts."""
+        start = time.perf_counter()
+        self._schema(pred)
+        tool = self.catalog.producer(pred)
+        calls = [inv for inv in self.log if pred in inv.predicates]
+        if tool is not None:
+            origin = {"kind": "tool output", "tool": tool.name, "description": tool.description,
+                      "invocations": [inv.params for inv in calls]}
+        elif calls:
+            origin = {"kind": "synthesized", "programs": [inv.text for inv in calls]}
+        else:
+            origin = {"kind": "table"}
+        with self._cursor() as cur:
+            out = self._result(cur, pred, elapsed_ms=0)
+        out.pop("output_predicate")
+        out = {"status": "ok", "predicate": pred, "origin": origin, **{k: v for k, v in out.items() if k != "status"}}
+        out["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 2)
+        return out
+
+    # --- data manipulation --------------------------------------------------------------------------------------------
+    def validate_program(self, text: str) -> dict[str, Any]:
+        """Validate rules written at run time against the materialized predicates, without running them."""
+        start = time.perf_counter()
+        with self._cursor() as cur:
+            program, analysis = self._check_synthesized(cur, text)
+        defined = sorted(analysis.defined)
+        out = _output_of(program, analysis)
+        return {"status": "valid", "defines": defined, "reads": sorted(body_predicates(program) - analysis.defined),
+                "output_predicate": out, "schema": _schema_list(analysis.predicates[out].columns,
+                                                                analysis.predicates[out].types),
+                "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+    def run_program(self, text: str) -> dict[str, Any]:
+        """Validate, then run rules written at run time over the materialized predicates; every predicate the
+        program defines is materialized (only new ones may be defined)."""
+        start = time.perf_counter()
+        program = self._parse(text)
+        heads = {s.atom.pred for s in program.facts} | {h.pred for r in program.rules for h in r.head}
+        with self._locked(heads), self._cursor() as cur:
+            program, analysis = self._check_synthesized(cur, text)
+            defined = sorted(analysis.defined)
+            result = run(program, database=cur, outputs=[], materialize={p: p for p in defined},
+                         synthesized=True, engine=self.engine, max_rounds=self.max_rounds)
+            out = _output_of(program, analysis)
+            self._record("program", "run_program", {}, tuple(defined), result.counts.get(out, 0), text)
+            return self._result(cur, out, elapsed_ms=(time.perf_counter() - start) * 1000,
+                                defined=[{"predicate": p, "cardinality": result.counts[p]} for p in defined],
+                                engine=result.engine)
+
+    def _parse(self, text: str) -> A.Program:
+        if not isinstance(text, str) or not text.strip():
+            raise WorkspaceError("the program is empty: write rules like  big(B, A) :- exposure(_, B, A), A > 1000000.")
+        return parse(text, "<program>")
+
+    def _check_synthesized(self, cur, text: str) -> tuple[A.Program, Analysis]:
+        program = self._parse(text)
+        present = {n.lower(): n for n in self.predicates()}
+        diags: list[Diagnostic] = []
+        heads = [(s.atom.pred, s.span) for s in program.facts] + [(h.pred, h.span) for r in program.rules for h in r.head]
+        seen = set()
+        for pred, span in heads:
+            if pred in seen:
+                continue
+            seen.add(pred)
+            tool = self.catalog.producer(pred) or next(
+                (t for t in self.catalog if t.output.lower() == pred.lower()), None)
+            if tool is not None:
+                diags.append(Diagnostic(span, f"predicate {pred!r} is the output of tool {tool.name!r}; a synthesized "
+                                              "program may only define new predicates"))
+            elif pred.lower() in {b.lower() for b in self.catalog.base_predicates}:
+                diags.append(Diagnostic(span, f"predicate {pred!r} is base data of the catalog; a synthesized program "
+                                              "may only define new predicates"))
+            elif pred.lower() in present:
+                diags.append(Diagnostic(span, f"predicate {present[pred.lower()]!r} already exists in this workspace; "
+                                              "a synthesized program may only define new predicates"))
+        own = {p for p, _ in heads}
+        for stmt in program.statements:
+            if isinstance(stmt, (A.Rule, A.Constraint)):
+                for lit in stmt.body:
+                    atom = lit.atom if isinstance(lit, A.Negation) else lit
+                    if isinstance(atom, A.Atom) and atom.pred not in own and atom.pred not in present.values():
+                        tool = self.catalog.producer(atom.pred)
+                        if tool is not None:
+                            diags.append(Diagnostic(atom.span, f"predicate {atom.pred!r} is the output of tool "
+                                                    f"{tool.name!r}, which has not run in this session: call it first"))
+        try:
+            analysis = validate(program, connection=cur, synthesized=True)
+        except VadaError as exc:
+            diags.extend(d for d in exc.diagnostics if d not in diags)
+            if not exc.diagnostics:
+                raise
+            analysis = None
+        if diags:
+            raise ValidationError(f"{len(diags)} problem(s) in the program", diags, program.text)
+        assert analysis is not None
+        if not analysis.defined:
+            raise WorkspaceError("the program defines no predicate: add a rule whose head is a new predicate")
+        return program, analysis
+
+    # --- for traces and replay ----------------------------------------------------------------------------------------
+    def content_hash(self, pred: str) -> str:
+        """sha256 of a materialized predicate's facts, sorted, one per line, values as the CSV writer prints them."""
+        self._schema(pred)
+        h = hashlib.sha256()
+        with self._cursor() as cur:
+            res = cur.execute(f"SELECT * FROM main.{quote_ident(pred)} ORDER BY ALL")
+            while batch := res.fetchmany(10_000):
+                for row in batch:
+                    h.update(("\t".join(format_value(v) for v in row) + "\n").encode())
+        return h.hexdigest()
+
+
+# --- helpers ----------------------------------------------------------------------------------------------------------
+def _names(preds) -> str:
+    return ", ".join(preds) or "none yet (invoke a tool first)"
+
+
+def _schema_list(cols, types) -> list[dict[str, str]]:
+    return [{"name": c, "type": t} for c, t in zip(cols, types, strict=True)]
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def _records(cols, rows) -> list[dict[str, Any]]:
+    return [{c: _json(v) for c, v in zip(cols, r, strict=False)} for r in rows]
+
+
+def _typed(value: Any, typ: str, what: str) -> Any:
+    ok = {"string": lambda v: isinstance(v, str),
+          "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+          "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+          "bool": lambda v: isinstance(v, bool)}[typ]
+    if not ok(value):
+        raise WorkspaceError(f"{what} must be a {'number' if typ == 'float' else typ} here, got {value!r}")
+    return value
+
+
+def _output_of(program: A.Program, analysis: Analysis) -> str:
+    """The program's @output predicate, else the head of its last rule (or fact)."""
+    if analysis.outputs:
+        return analysis.outputs[-1]
+    last = [h.pred for r in program.rules for h in r.head] or [f.atom.pred for f in program.facts]
+    return last[-1]
