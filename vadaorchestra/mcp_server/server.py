@@ -74,6 +74,11 @@ class Sessions:
                 weakref.finalize(session, self._release, id(ws))
             return ws
 
+    def workspaces(self) -> list[Workspace]:
+        """The open workspaces, one per live session."""
+        with self._lock:
+            return list(self._all.values())
+
     def _release(self, key: int) -> None:
         ws = self._all.pop(key, None)
         if ws is not None:

@@ -374,7 +374,8 @@ class Workspace:
         try:
             analysis = validate(program, connection=cur, synthesized=True)
         except VadaError as exc:
-            diags.extend(d for d in exc.diagnostics if d not in diags)
+            ours = {d.span for d in diags}  # the validator's message at the same place says less than ours
+            diags.extend(d for d in exc.diagnostics if d.span not in ours)
             if not exc.diagnostics:
                 raise
             analysis = None
