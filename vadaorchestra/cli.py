@@ -114,7 +114,14 @@ def serve(
         if transport == "stdio":
             server.mcp.run("stdio")
         else:
+            import signal
+
             import uvicorn
+
+            def stop(signum, _frame):  # uvicorn re-raises SIGTERM after its shutdown: end through the finally below
+                raise SystemExit(128 + signum)
+
+            signal.signal(signal.SIGTERM, stop)
 
             typer.echo(f"serving {len(server.catalog)} tools on http://{host}:{port}/mcp (engine {engine}"
                        f"{', bearer token required' if token else ''})", err=True)

@@ -114,7 +114,14 @@ class CatalogError(VadaError):
     def render(self) -> str:
         if not self.diagnostics:
             return f"error: {self.message}"
-        return "\n".join(d.render(self.sources.get(d.span.source) if d.span else None) for d in self.diagnostics)
+        def text(span: Span | None) -> str | None:
+            return self.sources.get(span.source) if span else None
+
+        lines = []
+        for d in self.diagnostics:  # each note shows the line of its own file
+            lines.append(_render_one(d.span, f"{d.severity}: {d.message}", text(d.span)))
+            lines.extend(_render_one(span, f"note: {note}", text(span)) for span, note in d.notes)
+        return "\n".join(lines)
 
 
 class WorkspaceError(VadaError):

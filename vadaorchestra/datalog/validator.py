@@ -147,6 +147,7 @@ class _Validator:
         p = self.p
         self.declared_params: dict[str, tuple[ColType, str, Span | None]] = {}
         self.tool: tuple[str, str] | None = None
+        self.failed_binds: set[str] = set()
         inputs, outputs, binds = self._annotations()
         heads: dict[str, list[A.Rule]] = {}
         fact_rows: dict[str, list[tuple]] = {}
@@ -175,7 +176,7 @@ class _Validator:
                            f"predicate {name!r} already exists; a synthesized program may only define new predicates")
 
         # every predicate read must come from somewhere
-        known = set(heads) | set(fact_rows) | bound_preds | set(inputs) | external
+        known = set(heads) | set(fact_rows) | bound_preds | set(inputs) | external | self.failed_binds
         for lit, span in self._all_body_atoms():
             if lit.pred not in known:
                 self.error(span, f"predicate {lit.pred!r} is not defined: no rule, fact, @bind or @input gives it"
@@ -198,6 +199,7 @@ class _Validator:
                         self._set_col(stmt.atom.pred, i, type_of_value(t.value), t.span or stmt.span)
                         row.append(t.value)
                     elif isinstance(t, A.Param):
+                        self._set_col(stmt.atom.pred, i, self._param_type(t.name), t.span or stmt.span)
                         row.append(t)
                     else:
                         self.error(t.span or stmt.span, f"fact {stmt.atom.pred!r} has variable {t.name!r}; facts must be ground")
@@ -313,6 +315,7 @@ class _Validator:
         bind = resolve_bind(ann, self.data_root)
         if isinstance(bind, str):
             self.error(ann.span, bind)
+            self.failed_binds.add(vals[0])  # reported once, here; its readers are not 'undefined'
             return None
         return bind
 
@@ -386,7 +389,7 @@ class _Validator:
                 used.add(term.name)
                 if not self.allow_params:
                     self.error(term.span, f"parameter ${term.name} is not bound to a value")
-                elif self.declared_params and term.name not in self.declared_params:
+                elif term.name not in self.declared_params:
                     self.error(term.span, f"parameter ${term.name} is not declared with @param")
         if self.allow_params:
             for name, (_, _, span) in self.declared_params.items():
@@ -580,14 +583,18 @@ class _Validator:
             return True
         return False
 
+    def _param_type(self, name: str) -> ColType | None:
+        declared = self.declared_params.get(name)
+        return declared[0] if declared else None
+
     def _expr_type(self, expr, env: dict[str, ColType | None], span: Span | None) -> ColType | None:
         match expr:
             case A.Var(name=name):
                 return env.get(name)
             case A.Const(value=value):
                 return type_of_value(value)
-            case A.Param():
-                return None
+            case A.Param(name=name):
+                return self._param_type(name)
             case A.Neg(operand=operand):
                 t = self._expr_type(operand, env, span)
                 if t is not None and t not in NUMERIC:
@@ -663,8 +670,7 @@ class _Validator:
                 env = self._rule_env(ri)
                 for h in ri.rule.head:
                     for i, t in enumerate(h.args):
-                        typ = env.get(t.name) if isinstance(t, A.Var) else (
-                            type_of_value(t.value) if isinstance(t, A.Const) else None)
+                        typ = self._expr_type(t, env, h.span)
                         changed |= self._set_col(h.pred, i, typ, t.span or h.span)
             if not changed or len(self.diags) > n_diags:
                 break
@@ -681,6 +687,10 @@ class _Validator:
                     if isinstance(t, A.Const) and col is not None and not comparable(type_of_value(t.value), col[0]):
                         self.error(t.span or atom.span, f"type conflict: constant {t.value!r} is a "
                                    f"{type_of_value(t.value)} but column {i} of {atom.pred!r} is {col[0]}",
+                                   [(col[1], f"{col[0]} comes from here")] if col[1] else [])
+                    if isinstance(t, A.Param) and col is not None and not comparable(self._param_type(t.name), col[0]):
+                        self.error(t.span or atom.span, f"type conflict: parameter ${t.name} is "
+                                   f"{_a(self._param_type(t.name))} but column {i} of {atom.pred!r} is {col[0]}",
                                    [(col[1], f"{col[0]} comes from here")] if col[1] else [])
                     if isinstance(t, A.Var) and col is not None and not comparable(env.get(t.name), col[0]):
                         self.error(t.span or atom.span, f"type conflict: {t.name!r} is {_a(env.get(t.name))} but column "

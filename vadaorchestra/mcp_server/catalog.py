@@ -20,6 +20,7 @@ from vadaorchestra.datalog.parser import parse
 from vadaorchestra.errors import CatalogError, Diagnostic, Span, VadaError
 
 PROGRAM_SUFFIXES = (".dl", ".vada")
+OUTPUT_NEEDED = 'a tool program needs exactly one @output("pred") annotation: the predicate the tool returns'
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,8 @@ class Catalog:
         """
         folder = Path(path)
         if not folder.is_dir():
-            raise CatalogError(f"catalog folder {str(folder)!r} does not exist")
+            what = "is a file, not a folder" if folder.exists() else "does not exist"
+            raise CatalogError(f"catalog folder {str(folder)!r} {what}")
         root = Path(data_root) if data_root is not None else folder
         if not root.is_dir():
             raise CatalogError(f"data root {str(root)!r} does not exist")
@@ -141,10 +143,13 @@ class _Loader:
         self.diags.append(Diagnostic(span, message, "error", tuple(notes)))
 
     def absorb(self, exc: VadaError, source: str) -> None:
-        self.diags.extend(exc.diagnostics or [Diagnostic(Span(source, 1, 1), exc.message)])
+        for d in exc.diagnostics or [Diagnostic(Span(source, 1, 1), exc.message)]:
+            if d not in self.diags:
+                self.diags.append(d)
 
     def run(self) -> Catalog:
         programs: dict[str, A.Program] = {}  # tool name -> program
+        headless: list[A.Program] = []  # not a usable tool, but checked all the same
         for f in self.files:
             source = str(f)
             try:
@@ -160,6 +165,7 @@ class _Loader:
                 continue
             name = self.header(program, source)
             if name is None:
+                headless.append(program)
                 continue
             if name in programs:
                 self.error(program.annotations("tool")[0].span, f"tool {name!r} is defined twice",
@@ -206,6 +212,15 @@ class _Loader:
                 output=out.name, columns=out.columns, types=out.types, deps=tuple(sorted(dep_names)),
                 program=prog, path=Path(prog.source), base=tuple(sorted(b.pred for b in analysis.binds)),
             )
+        for prog in headless:
+            dep_names = [d for d, _ in self.dependencies(prog, producer, "")]
+            if all(d in specs for d in dep_names):
+                try:
+                    validate(prog, data_root=self.root, externals={specs[d].output: specs[d].types for d in dep_names},
+                             external_columns={specs[d].output: specs[d].columns for d in dep_names},
+                             allow_params=True)
+                except VadaError as exc:
+                    self.absorb(exc, prog.source)
         if self.diags:
             n_files = len({d.span.source for d in self.diags if d.span})
             raise CatalogError(f"{len(self.diags)} problem(s) in {n_files} tool program(s) of {str(self.folder)!r}",
@@ -224,21 +239,21 @@ class _Loader:
         for extra in tools[1:]:
             self.error(extra.span, "only one @tool annotation is allowed per program")
             ok = False
-        if len(outs) != 1:
-            self.error(outs[1].span if outs else first,
-                       'a tool program needs exactly one @output("pred") annotation: the predicate the tool returns')
+        if not outs:
+            self.error(first, OUTPUT_NEEDED)
             ok = False
-        if not ok or not tools[0].args or not isinstance(tools[0].args[0].value, str) or not outs[0].args:
-            return None if not ok else self._bad_header(tools[0])
+        for extra in outs[1:]:
+            self.error(extra.span, OUTPUT_NEEDED)
+            ok = False
+        if outs and not (outs[0].args and isinstance(outs[0].args[0].value, str)):
+            ok = False  # the validator reports the malformed @output
+        if not tools or not (tools[0].args and isinstance(tools[0].args[0].value, str)):
+            return None  # the validator reports a malformed @tool
         name = tools[0].args[0].value
         if not name.isidentifier():
             self.error(tools[0].span, f"tool name {name!r} must be an identifier (letters, digits, underscores)")
             return None
-        return name
-
-    def _bad_header(self, ann: A.Annotation) -> None:
-        self.error(ann.span, 'malformed @tool: expected @tool("name", "description")')
-        return None
+        return name if ok else None
 
     @staticmethod
     def dependencies(program: A.Program, producer: Mapping[str, str], name: str) -> list[tuple[str, Span | None]]:
@@ -270,7 +285,7 @@ class _Loader:
                     start = next(i for i, (m, _) in enumerate(stack + [(n, None)]) if m == d)
                     cycle = [m for m, _ in stack[start:]] + [n, d]
                     self.error(span, f"dependency cycle between tools: {' -> '.join(cycle)}",
-                               [(s, f"tool {m!r} reads the output of the next one") for m, s in stack[start + 1:]])
+                               [(s, f"tool {m!r} reads the output of the next one") for m, s in stack[start:]])
                 elif state.get(d) is None:
                     stack.append((n, span))
                     visit(d)
