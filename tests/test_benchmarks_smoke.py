@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -63,3 +65,14 @@ def test_transitive_closure_anchor_equals_vadaorchestra(bench):
     _, ours, anchor = _both(bench, "tc", 500)
     assert len(ours) == len(anchor) > 500
     assert ours == anchor
+
+
+def test_server_benchmark_runs_and_prints_ratios():
+    """The MCP server benchmark runs end to end at toy size: table header, ratios, every result check agrees."""
+    script = BENCH.with_name("server.py")
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--facts", "20000", "--reps", "2"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "| operation | facts | MCP ms | direct ms | ratio |" in proc.stdout
+    assert re.search(r"\| get_top_k [^|]* \| 20,000 \| [\d.]+ \| [\d.]+ \| \d+\.\d\dx \|", proc.stdout), proc.stdout
+    assert "MISMATCH" not in proc.stdout

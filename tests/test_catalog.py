@@ -100,6 +100,7 @@ def test_a_tool_describes_itself_as_the_model_reads_it_in_list_tools(example):
         "output_predicate": "loans",
         "schema": [{"name": "bank", "type": "string"}, {"name": "borrower", "type": "string"},
                    {"name": "loan_id", "type": "string"}, {"name": "amount", "type": "float"}],
+        "parameter_columns": {"bank": "bank_name"},
         "dependencies": [],
     }
     assert example.get("get_bank_exposures").describe()["dependencies"] == ["get_credit_lines", "get_loans"]

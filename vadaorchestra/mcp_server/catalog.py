@@ -17,6 +17,7 @@ from typing import Any
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.api import validate
 from vadaorchestra.datalog.parser import parse
+from vadaorchestra.datalog.validator import Bind
 from vadaorchestra.errors import CatalogError, Diagnostic, Span, VadaError
 
 PROGRAM_SUFFIXES = (".dl", ".vada")
@@ -44,10 +45,23 @@ class ToolSpec:
     program: A.Program = field(repr=False)
     path: Path = field(repr=False)
     base: tuple[str, ...] = ()  # predicates the program binds to files of the data root
+    binds: tuple[Bind, ...] = field(default=(), repr=False)
 
     @property
     def schema(self) -> list[dict[str, str]]:
         return [{"name": c, "type": t} for c, t in zip(self.columns, self.types, strict=True)]
+
+    @property
+    def param_columns(self) -> dict[str, str]:
+        """Output columns that always hold a parameter's value (every output rule has ``$param`` there)."""
+        heads = [h for r in self.program.rules for h in r.head if h.pred == self.output]
+        heads += [f.atom for f in self.program.facts if f.atom.pred == self.output]
+        out = {}
+        for i, col in enumerate(self.columns):
+            names = {t.name if isinstance(t, A.Param) else None for t in (h.args[i] for h in heads)}
+            if len(names) == 1 and (name := names.pop()) is not None:
+                out[col] = name
+        return out
 
     def describe(self) -> dict[str, Any]:
         """The catalog entry as a model reads it in ``list_tools``."""
@@ -57,6 +71,7 @@ class ToolSpec:
             "parameters": [{"name": p.name, "type": p.type, "description": p.description} for p in self.params],
             "output_predicate": self.output,
             "schema": self.schema,
+            "parameter_columns": self.param_columns,
             "dependencies": list(self.deps),
         }
 
@@ -95,6 +110,19 @@ class Catalog:
         h = hashlib.sha256()
         for name in sorted(self.tools):
             h.update(name.encode() + b"\0" + (self.tools[name].program.text or "").encode() + b"\0")
+        return h.hexdigest()
+
+    @property
+    def data_hash(self) -> str:
+        """sha256 over the files the tools bind (relative path and bytes, in path order)."""
+        h = hashlib.sha256()
+        for path in sorted({b.path for t in self.tools.values() for b in t.binds}):
+            h.update(str(path.relative_to(self.data_root.resolve())).encode() + b"\0")
+            if path.is_file():
+                with path.open("rb") as fh:
+                    while chunk := fh.read(1 << 20):
+                        h.update(chunk)
+            h.update(b"\0")
         return h.hexdigest()
 
     def closure(self, name: str) -> list[str]:
@@ -211,6 +239,7 @@ class _Loader:
                 params=tuple(ToolParam(n, t, d) for n, t, d in analysis.params),
                 output=out.name, columns=out.columns, types=out.types, deps=tuple(sorted(dep_names)),
                 program=prog, path=Path(prog.source), base=tuple(sorted(b.pred for b in analysis.binds)),
+                binds=analysis.binds,
             )
         for prog in headless:
             dep_names = [d for d, _ in self.dependencies(prog, producer, "")]

@@ -205,8 +205,10 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     def list_tools() -> dict[str, Any]:
         """The reasoning tools of the catalog: name, description, typed parameters, output predicate, output schema
-        (column names and types) and the tools whose outputs each one reads."""
-        return {"tools": [t.describe() for t in catalog]}
+        (column names and types), the output columns that hold a parameter's value, and the tools whose outputs each
+        one reads; plus content hashes of the catalog and of its data files."""
+        return {"tools": [t.describe() for t in catalog], "catalog_hash": catalog.content_hash,
+                "data_hash": catalog.data_hash}
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     def get_dependencies(tool: Annotated[str, Field(description="Name of a catalog tool")]) -> dict[str, Any]:
@@ -250,8 +252,8 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     async def describe_predicate(predicate: Pred, ctx: Context) -> dict[str, Any]:
-        """Schema, cardinality, origin (which tool invocations or synthesized program produced it) and first facts of
-        a materialized predicate."""
+        """Schema, cardinality, origin (which tool invocations or synthesized program produced it), first facts and a
+        content hash (sha256 of the sorted facts) of a materialized predicate."""
         return await _call(sessions, ctx, Workspace.describe, predicate)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)

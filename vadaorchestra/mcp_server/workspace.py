@@ -278,15 +278,15 @@ class Workspace:
         cond = f" WHERE {' AND '.join(where)}" if where else ""
         table = f"main.{quote_ident(pred)}"
         with self._cursor() as cur:
-            matching = cur.execute(f"SELECT count(*) FROM {table}{cond}", args).fetchone()[0]
-            rows = cur.execute(f"SELECT * FROM {table}{cond} ORDER BY {order} LIMIT {k}", args).fetchall()
             total = self._count(cur, pred)
+            matching = cur.execute(f"SELECT count(*) FROM {table}{cond}", args).fetchone()[0] if cond else total
+            rows = cur.execute(f"SELECT * FROM {table}{cond} ORDER BY {order} LIMIT {k}", args).fetchall()
         return {"status": "ok", "predicate": pred, "cardinality": total, "matching": matching,
                 "schema": _schema_list(cols, types), "facts": _records(cols, rows),
                 "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
 
     def describe(self, pred: str) -> dict[str, Any]:
-        """Schema, cardinality, where the predicate comes from, and a few facts."""
+        """Schema, cardinality, where the predicate comes from, a few facts, and the content hash."""
         start = time.perf_counter()
         self._schema(pred)
         tool = self.catalog.producer(pred)
@@ -302,6 +302,7 @@ class Workspace:
             out = self._result(cur, pred, elapsed_ms=0)
         out.pop("output_predicate")
         out = {"status": "ok", "predicate": pred, "origin": origin, **{k: v for k, v in out.items() if k != "status"}}
+        out["content_hash"] = self.content_hash(pred)
         out["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 2)
         return out
 

@@ -9,9 +9,9 @@ each round (their value per group at the fixpoint is what remains); existential 
 from __future__ import annotations
 
 import itertools
-from typing import NamedTuple
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 
