@@ -10,7 +10,9 @@ FORBIDDEN = {
     "datalog": ("vadaorchestra.mcp_server", "vadaorchestra.agents", "vadaorchestra.cli", "mcp", "autogen_agentchat",
                 "autogen_ext", "autogen_core"),
     "mcp_server": ("vadaorchestra.agents", "vadaorchestra.cli", "autogen_agentchat", "autogen_ext", "autogen_core"),
-    "agents": ("vadaorchestra.cli", "vadaorchestra.datalog.engines"),
+    # agents reach reasoning only through MCP tools: never the workspace or the engines directly
+    "agents": ("vadaorchestra.cli", "vadaorchestra.datalog.engines", "vadaorchestra.datalog.api",
+               "vadaorchestra.mcp_server.workspace"),
 }
 
 

@@ -130,6 +130,72 @@ def serve(
         server.close()
 
 
+@app.command("ask")
+def ask_cmd(
+    question: Annotated[str, typer.Argument(help="The question, in quotes.")],
+    catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")],
+    data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
+    model: Annotated[Path | None, typer.Option("--model", help="AutoGen component config (JSON/YAML) of a chat "
+                                               "completion client; without it the offline policy decides.")] = None,
+    trace: Annotated[Path | None, typer.Option("--trace", help="Write the logical trace here.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Folder for trace.dl, run.json and plan.svg.")] = None,
+    engine: EngineOpt = "duckdb",
+    max_iterations: Annotated[int, typer.Option("--max-iterations", help="Planning iterations at most.")] = 3,
+) -> None:
+    """Answer QUESTION with the four agents over the catalog's MCP tools, showing progress; write the trace."""
+    from rich.console import Console
+
+    from vadaorchestra.agents.pipeline import Settings
+    from vadaorchestra.agents.run import ask_sync
+
+    console = Console(stderr=True)
+    model_client = None
+    try:
+        if engine != "duckdb":
+            from vadaorchestra.datalog.engines import pick_engine
+
+            engine = pick_engine(engine)
+        if model is not None:
+            from vadaorchestra.agents.llm import load_model_client
+
+            model_client = load_model_client(model)
+        if trace is None and report is None:
+            trace = Path("trace.dl")
+        result = ask_sync(question, catalog=catalog, data=data, engine=engine, model_client=model_client,
+                          trace=trace, report=report, settings=Settings(max_iterations=max_iterations),
+                          progress=lambda msg: console.print(f"• {msg}", style="dim", highlight=False, markup=False))
+    except VadaError as exc:
+        _fail(exc)
+    typer.echo(result.answer)
+    where = [str(p) for p in (trace, report) if p is not None]
+    console.print(f"{len(result.ctx.plan.stages)} stages, {len(result.calls)} tool calls, "
+                  f"{len(result.ctx.synthesized)} synthesized rule sets, {result.elapsed_s:.2f} s; "
+                  f"trace: {', '.join(where)}", highlight=False, markup=False)
+
+
+@app.command("replay")
+def replay_cmd(
+    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask'.")],
+    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+    engine: Annotated[str | None, typer.Option("--engine", help="Engine (default: the trace's).")] = None,
+) -> None:
+    """Re-execute TRACE with no LLM; exit 1 naming each predicate whose facts differ from the recorded hashes."""
+    from vadaorchestra.agents.replay import replay
+
+    try:
+        report = replay(trace, catalog=catalog, data=data, engine=engine)
+    except VadaError as exc:
+        _fail(exc)
+    for w in report.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    for m in report.mismatches:
+        typer.echo(f"error: {m.message}", err=True)
+    if not report.ok:
+        raise typer.Exit(1)
+    typer.echo(f"{trace}: {report.steps} steps replayed, {report.hashes_checked} hashes identical")
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,352 @@
+"""The offline policy: deterministic decisions from the catalog's own words and the data, with no model.
+
+Generic over catalogs — it knows tool *shapes*, never tool or entity names:
+- selection: lexical overlap of the question with each tool's name, description and schema (IDF-weighted, light
+  stemming, prefix matches); a tool is chosen only if every parameter links to a value present in the data
+  (``lookup_values``);
+- retrieval: statistics on the numeric attributes, then the top facts by the first one;
+- synthesis, from rule templates: the share of each measure in a reference amount and a threshold check against a
+  limit (a numeric attribute named like limit/threshold/cap of a predicate sharing the measure's parameter column);
+  group aggregation along a functional relation found by expansion, and the same check on the groups;
+- replanning: the top entities of the measure are expanded through every tool whose parameter links to them;
+- the answer: sentences built from the facts of high-level and synthesized predicates only.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from vadaorchestra.agents.context import PredicateView, RunContext
+from vadaorchestra.agents.plan import Call
+from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
+
+STOPWORDS = frozenset("""a an and are as at be by can do does for from has have how i in into is it its many much
+of on or our over per so than that the their them then there these this those to under was we were what when where
+which while who whom whose why will with would you your any all some each get give list show tell me raise""".split())
+LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
+RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
+BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size")
+
+
+def stem(word: str) -> str:
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def terms(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
+
+
+def _tokens(column: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", column.lower()))
+
+
+def _match(a: str, b: str) -> bool:
+    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+
+
+def _var(col: str, taken: set[str]) -> str:
+    base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}{n}"
+    taken.add(name)
+    return name
+
+
+def fmt_number(x: float) -> str:
+    """Amounts as 13.1M / 250K / 42; what the Verifier reads back at the precision shown."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    ax = abs(x)
+    if ax >= 1e6:
+        return f"{x / 1e6:.2f}".rstrip("0").rstrip(".") + "M"
+    if ax >= 1e4:
+        return f"{x / 1e3:.1f}".rstrip("0").rstrip(".") + "K"
+    if float(x).is_integer():
+        return f"{int(x)}"
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def fmt_pct(x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".") + " %"
+
+
+@dataclass
+class Measure:
+    view: PredicateView
+    key: str | None  # parameter column shared with the reference
+    entity: str
+    amount: str
+
+
+@dataclass
+class Reference:
+    view: PredicateView
+    key: str
+    limit: str
+    base: str | None
+
+
+@dataclass
+class OfflinePolicy:
+    name: str = "offline"
+    top_entities: int = 3
+    threshold: float = 0.4  # a tool is selected when its score is at least this share of the best score
+    proposed: set[str] = field(default_factory=set)
+    expanded: set[str] = field(default_factory=set)
+    checks: dict[str, str] = field(default_factory=dict)  # measure predicate -> its over-limit predicate
+
+    # --- selection -------------------------------------------------------------------------------------------------
+    async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        q = terms(ctx.question)
+        docs = {name: terms(" ".join([name, t["description"], t["output_predicate"]]
+                                     + [c["name"] for c in t["schema"]])) for name, t in ctx.tools.items()}
+        n = len(docs)
+
+        def idf(w: str) -> float:
+            return math.log((n + 1) / (1 + sum(1 for d in docs.values() if any(_match(w, x) for x in d))))
+
+        scores = {name: sum(idf(w) for w in q if any(_match(w, x) for x in d)) for name, d in docs.items()}
+        best = max(scores.values(), default=0.0)
+        calls = []
+        for name in sorted(scores, key=lambda k: (-scores[k], k)):
+            if best <= 0 or scores[name] < self.threshold * best:
+                break
+            params = await self._link_all(ctx, probe, name, ctx.question)
+            if params is not None:
+                calls.append(Call(tool=name, params=params, level="high"))
+        ctx.event("select", scores={k: round(v, 3) for k, v in scores.items() if v > 0},
+                  chosen=[str(c) for c in calls])
+        return calls
+
+    async def _link_all(self, ctx: RunContext, probe: Probe, tool: str, text: str) -> dict[str, Any] | None:
+        params = {}
+        for p in ctx.tools[tool]["parameters"]:
+            matches = [m for m in await probe.lookup(tool, p["name"], text) if m.get("exact")]
+            if not matches:
+                return None
+            params[p["name"]] = matches[0]["value"]
+        return params
+
+    # --- retrieval -------------------------------------------------------------------------------------------------
+    async def retrieval(self, ctx: RunContext, view: PredicateView, probe: Probe) -> Retrieval:
+        numeric = [c for c in view.typed("int", "float") if c not in view.param_columns]
+        strings = [c for c in view.typed("string") if c not in view.param_columns]
+        stats = numeric[:2] + strings[:1]
+        top = [TopK(order_by=numeric[0], k=10)] if numeric else [TopK(k=10)]
+        return Retrieval(statistics=stats, top_k=top)
+
+    # --- shapes found in the retrieved predicates -------------------------------------------------------------------
+    def _measures(self, ctx: RunContext) -> list[Measure]:
+        out = []
+        for v in ctx.predicates.values():
+            if v.origin != "high" or v.cardinality < 2:
+                continue
+            ents = [c for c in v.typed("string") if c not in v.param_columns]
+            nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
+            if len(ents) == 1 and len(nums) == 1:
+                key = next(iter(v.param_columns), None)
+                out.append(Measure(v, key, ents[0], nums[0]))
+        return sorted(out, key=lambda m: -m.view.cardinality)
+
+    def _reference(self, ctx: RunContext, m: Measure) -> Reference | None:
+        for v in ctx.predicates.values():
+            if v.origin != "high" or v is m.view or m.key is None or m.key not in v.param_columns:
+                continue
+            if v.param_columns[m.key] != m.view.param_columns[m.key]:
+                continue
+            nums = v.typed("int", "float")
+            limits = [c for c in nums if _tokens(c) & set(LIMIT_WORDS)]
+            # an amount to compare with, not a percentage of something
+            limit = next((c for c in limits if not _tokens(c) & set(RATIO_WORDS)), None)
+            if limit is None:
+                continue
+            base = next((c for c in nums if c != limit and _tokens(c) & set(BASE_WORDS)), None)
+            return Reference(v, m.key, limit, base)
+        return None
+
+    @staticmethod
+    def _atom(view: PredicateView, names: dict[str, str]) -> str:
+        return f"{view.name}({', '.join(names.get(c, '_') for c in view.columns)})"
+
+    def _check(self, source: str, cols: list[tuple[str, str, str]], key: str, amount_var: str,
+               ref: Reference, out_base: str) -> list[RuleProposal]:
+        """The share of each amount in the reference base (or limit), then the facts above the limit."""
+        taken = {v for _, v, _ in cols}
+        lim, base = _var(ref.limit, taken), _var(ref.base, taken) if ref.base else None
+        ref_atom = self._atom(ref.view, {ref.key: key, ref.limit: lim, **({ref.base: base} if ref.base else {})})
+        head_vars = [v for _, v, _ in cols]
+        share = f"{out_base}_share"
+        over = f"{out_base}_over_limit"
+        denominator = base or lim
+        maps = " ".join(f'@mapping("{share}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+        n = len(cols)
+        maps += (f' @mapping("{share}", {n}, "{ref.limit}", "float").'
+                 f' @mapping("{share}", {n + 1}, "share_pct", "float").')
+        share_rule = (f'{share}({", ".join(head_vars)}, {lim}, Pct) :- {source}({", ".join(head_vars)}), '
+                      f'{ref_atom}, Pct = {amount_var} / {denominator} * 100.')
+        maps_over = maps.replace(f'"{share}"', f'"{over}"')
+        over_rule = (f'{over}({", ".join(head_vars)}, {lim}, Pct) :- {share}({", ".join(head_vars)}, {lim}, Pct), '
+                     f'{amount_var} > {lim}.')
+        return [
+            RuleProposal(program=f'@output("{share}"). {maps}\n{share_rule}', output=share,
+                         purpose=f"share of each {cols[-1][0]} of {source} in the {ref.base or ref.limit} "
+                                 f"of {ref.view.name}"),
+            RuleProposal(program=f'@output("{over}"). {maps_over}\n{over_rule}', output=over,
+                         purpose=f"threshold check: {source} above the {ref.limit} of {ref.view.name}"),
+        ]
+
+    # --- synthesis -------------------------------------------------------------------------------------------------
+    async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
+        out: list[RuleProposal] = []
+        for m in self._measures(ctx):
+            ref = self._reference(ctx, m)
+            if ref is None:
+                continue
+            taken: set[str] = set()
+            k, e, a = _var(m.key, taken), _var(m.entity, taken), _var(m.amount, taken)
+            m_atom = self._atom(m.view, {m.key: k, m.entity: e, m.amount: a})
+            cols = [(m.key, k, "string"), (m.entity, e, "string"), (m.amount, a, "float")]
+            if f"check:{m.view.name}" not in self.proposed:
+                self.proposed.add(f"check:{m.view.name}")
+                # a view of the measure with exactly the three columns, so the templates below stay simple
+                base = m.view.name
+                if len(m.view.columns) != 3 or m.view.columns != [m.key, m.entity, m.amount]:
+                    base = f"{m.view.name}_by_{m.entity}"
+                    maps = " ".join(f'@mapping("{base}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+                    out.append(RuleProposal(program=f'@output("{base}"). {maps}\n{base}({k}, {e}, {a}) :- {m_atom}.',
+                                            output=base, purpose=f"{m.amount} per {m.entity} of {m.view.name}"))
+                out += self._check(base, cols, k, a, ref, m.view.name)
+                self.checks[m.view.name] = base
+            for g in self._groupings(ctx, m):
+                tag = f"group:{m.view.name}:{g[0].name}"
+                if tag in self.proposed:
+                    continue
+                self.proposed.add(tag)
+                gview, p_col, q_col = g
+                taken = {k, e, a}
+                grp, total = _var(q_col, taken), _var("total_" + m.amount, taken)
+                name = f"{m.view.name}_by_{q_col}"
+                g_atom = self._atom(gview, {p_col: e, q_col: grp})
+                gcols = [(m.key, k, "string"), (q_col, grp, "string"), (m.amount, total, "float")]
+                maps = " ".join(f'@mapping("{name}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(gcols))
+                out.append(RuleProposal(
+                    program=f'@output("{name}"). {maps}\n{name}({k}, {grp}, {total}) :- {m_atom}, {g_atom}, '
+                            f'{total} = sum({a}).',
+                    output=name, purpose=f"group aggregation: {m.amount} of {m.view.name} summed per {q_col} "
+                                         f"of {gview.name}"))
+                out += self._check(name, gcols, k, total, ref, name)
+        return out
+
+    def _groupings(self, ctx: RunContext, m: Measure) -> list[tuple[PredicateView, str, str]]:
+        """Relations entity -> group read whole, functional, with some group holding two or more entities."""
+        entities = {f.get(m.entity) for f in m.view.facts}
+        found = []
+        for v in ctx.predicates.values():
+            if v.origin != "high" or v is m.view or not v.complete or not v.param_columns:
+                continue
+            p_col = next(iter(v.param_columns))
+            others = [c for c in v.typed("string") if c != p_col]
+            if len(others) != 1 or v.typed("int", "float"):
+                continue
+            q_col = others[0]
+            groups: dict[Any, set[Any]] = {}
+            mapping: dict[Any, set[Any]] = {}
+            for f in v.facts:
+                mapping.setdefault(f[p_col], set()).add(f[q_col])
+                groups.setdefault(f[q_col], set()).add(f[p_col])
+            functional = all(len(s) == 1 for s in mapping.values())
+            if functional and set(mapping) & entities and any(len(s) > 1 for s in groups.values()):
+                found.append((v, p_col, q_col))
+        return found
+
+    async def repair(self, ctx: RunContext, proposal: RuleProposal, error: str) -> RuleProposal | None:
+        return None  # templates are valid by construction; a refusal is reported, not guessed around
+
+    # --- replanning -------------------------------------------------------------------------------------------------
+    async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        calls: list[Call] = []
+        used = {c.tool for c in ctx.executed.values() if c.level == "high"}
+        for m in self._measures(ctx)[:1]:
+            top = sorted((f for f in m.view.facts if isinstance(f.get(m.amount), (int, float))),
+                         key=lambda f: -f[m.amount])[: self.top_entities]
+            for fact in top:
+                entity = fact[m.entity]
+                if entity in self.expanded:
+                    continue
+                self.expanded.add(entity)
+                for tool, spec in ctx.tools.items():
+                    if tool in used or len(spec["parameters"]) != 1 or spec["parameters"][0]["type"] != "string":
+                        continue
+                    param = spec["parameters"][0]["name"]
+                    hits = await probe.lookup(tool, param, entity)
+                    if any(h.get("exact") and str(h["value"]).lower() == str(entity).lower() for h in hits):
+                        calls.append(Call(tool=tool, params={param: entity}, level="high"))
+        return calls
+
+    # --- the answer -------------------------------------------------------------------------------------------------
+    async def answer(self, ctx: RunContext) -> str:
+        lines: list[str] = []
+        preds = ctx.predicates
+        for m in self._measures(ctx)[:1]:
+            base = self.checks.get(m.view.name)
+            share = preds.get(f"{base}_share") if base else None
+            key_value = next((f.get(m.key) for f in m.view.facts if m.key), None)
+            source = share if share is not None and share.facts else m.view
+            top = sorted(source.facts, key=lambda f: -(f.get(m.amount) or 0))[: self.top_entities]
+            parts = []
+            for f in top:
+                pct = f" ({fmt_pct(f['share_pct'])})" if "share_pct" in f else ""
+                parts.append(f"{f[m.entity]}: {fmt_number(f[m.amount])}{pct}")
+            who = f" of {key_value}" if key_value else ""
+            lines.append(f"largest {m.amount} values of {m.view.name}{who}: " + "; ".join(parts) + ".")
+            over = preds.get(f"{base}_over_limit") if base else None
+            if over is not None:
+                limit_col = next((c for c in over.columns if c not in (m.key, m.entity, m.amount, "share_pct")),
+                                 None)
+                limit = next((f.get(limit_col) for f in (share.facts if share else []) if limit_col), None)
+                lim = f" of {fmt_number(limit)}" if isinstance(limit, (int, float)) else ""
+                if over.cardinality == 0:
+                    lines.append(f"threshold check: no single {m.entity} exceeds the {limit_col}{lim}.")
+                else:
+                    names = ", ".join(f"{f[m.entity]} ({fmt_number(f[m.amount])}, {fmt_pct(f['share_pct'])})"
+                                      for f in over.facts)
+                    lines.append(f"threshold check: above the {limit_col}{lim}: {names}.")
+            for name, view in preds.items():
+                if not name.startswith(f"{m.view.name}_by_") or not name.endswith("_over_limit"):
+                    continue
+                group_col = view.columns[1] if len(view.columns) > 1 else "group"
+                group_pred = name.removesuffix("_over_limit")
+                members = self._members(ctx, m, group_col)
+                if view.cardinality == 0:
+                    lines.append(f"group check ({group_col}): no group exceeds the limit.")
+                    continue
+                for f in view.facts:
+                    g = f[group_col]
+                    who = ", ".join(sorted(members.get(g, [])))
+                    via = f" (through {who})" if who else ""
+                    lines.append(f"group check ({group_col}): {g}{via} totals "
+                                 f"{fmt_number(f[view.columns[2]])} = {fmt_pct(f['share_pct'])}, above the "
+                                 f"{view.columns[3]} of {fmt_number(f[view.columns[3]])}: a breach "
+                                 f"({group_pred}).")
+        if not lines:
+            for v in ctx.answer_predicates():
+                shown = "; ".join(", ".join(f"{k}={val}" for k, val in f.items()) for f in v.facts[: self.top_entities])
+                lines.append(f"{v.name}: {shown}")
+        return "\n".join(lines) if lines else "no fact answers the question."
+
+    def _members(self, ctx: RunContext, m: Measure, group_col: str) -> dict[Any, list[Any]]:
+        out: dict[Any, list[Any]] = {}
+        for v in ctx.predicates.values():
+            if v.origin == "high" and group_col in v.columns and v.param_columns:
+                p_col = next(iter(v.param_columns))
+                for f in v.facts:
+                    out.setdefault(f[group_col], []).append(f[p_col])
+        return out

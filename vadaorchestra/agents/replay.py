@@ -1,0 +1,98 @@
+"""Replay: re-execute a logical trace with no LLM, through the MCP tools, and compare every recorded hash."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vadaorchestra.agents.trace import read_trace
+from vadaorchestra.errors import VadaError
+
+
+@dataclass
+class Mismatch:
+    step: int
+    predicate: str | None
+    message: str
+
+
+@dataclass
+class ReplayReport:
+    steps: int = 0
+    hashes_checked: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+class ReplayMismatch(VadaError):
+    """A replayed step failed or derived other facts than the trace recorded."""
+
+
+def _path(value: str | Path | None, base: Path) -> Path | None:
+    if value is None:
+        return None
+    p = Path(value)
+    return p if p.is_absolute() else (base / p)
+
+
+async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, data: str | Path | None = None,
+                       engine: str | None = None) -> ReplayReport:
+    """Re-run every step of the trace on a fresh workspace; collect each step whose hashes differ."""
+    from mcp.shared.memory import create_connected_server_and_client_session
+
+    from vadaorchestra.mcp_server.catalog import Catalog
+    from vadaorchestra.mcp_server.server import ReasoningServer
+
+    trace_path = Path(trace)
+    try:
+        text = trace_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise VadaError(f"cannot read trace {str(trace_path)!r}: {exc.strerror}") from None
+    header, steps = read_trace(text)
+    base = trace_path.parent
+    cat_dir = _path(catalog, Path.cwd()) or _path(header.get("catalog"), base)
+    if cat_dir is None:
+        raise VadaError("the trace names no catalog; pass --catalog")
+    data_dir = _path(data, Path.cwd()) if data is not None else _path(header.get("data"), base)
+    cat = Catalog.load(cat_dir, data_dir)
+    report = ReplayReport(steps=len(steps))
+    if header.get("catalog_hash") and header["catalog_hash"] != cat.content_hash:
+        report.warnings.append("the catalog's programs differ from the ones the trace was recorded with")
+    if header.get("data_hash") and header["data_hash"] != cat.data_hash:
+        report.warnings.append("the data files differ from the ones the trace was recorded with")
+    server = ReasoningServer(cat, engine=engine or header.get("engine") or "duckdb", preview=1)
+    try:
+        async with create_connected_server_and_client_session(server.mcp) as client:
+            for step in steps:
+                if step.kind == "LI":
+                    res = await client.call_tool(step.tool or "", step.params)
+                else:
+                    res = await client.call_tool("run_program", {"program": step.program})
+                if res.isError:
+                    report.mismatches.append(Mismatch(step.number, None, f"step {step.number} failed: "
+                                                      f"{res.content[0].text if res.content else 'error'}"))
+                    continue
+                for pred, (n, digest) in sorted(step.hashes.items()):
+                    report.hashes_checked += 1
+                    d = await client.call_tool("describe_predicate", {"predicate": pred})
+                    got = json.loads(d.content[0].text) if not d.isError else {}
+                    if got.get("content_hash") != digest:
+                        report.mismatches.append(Mismatch(
+                            step.number, pred, f"step {step.number}: predicate {pred!r} differs: recorded {n} facts "
+                            f"sha256:{digest[:12]}…, replayed {got.get('cardinality', '?')} facts "
+                            f"sha256:{str(got.get('content_hash'))[:12]}…"))
+    finally:
+        server.close()
+    return report
+
+
+def replay(trace: str | Path, **kwargs) -> ReplayReport:
+    """Synchronous :func:`replay_async`."""
+    import anyio
+
+    return anyio.run(lambda: replay_async(trace, **kwargs))

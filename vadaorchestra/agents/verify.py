@@ -1,0 +1,93 @@
+"""The Verifier's checks that are not the plan's: a lint for synthesized rules and the answer's grounding.
+
+- :func:`lint_rules`: an aggregate whose bindings cannot tell two contributions apart merges equal values (set
+  semantics): ``t(K, T) :- m(K, _, A), T = sum(A).`` sums the *distinct* amounts of K. The lint asks for a named
+  variable that identifies each contribution.
+- :func:`check_answer`: every number and every named entity in the answer must be a derived fact of a high-level
+  or synthesized predicate the agents retrieved (numbers compared at the precision the answer shows them).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from vadaorchestra.agents.context import RunContext
+from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.parser import parse
+from vadaorchestra.errors import VadaError
+
+_NUMBER = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)\s*([MKk%]|million|thousand)?(?![\w])")
+_ENTITY = re.compile(r"\b[A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|of|de|di|and|&))*\s+[A-Z][\w&'.-]*\b|\b[A-Z][a-z]+[A-Z]\w*\b")
+
+
+def lint_rules(program: str) -> list[str]:
+    """Problems of synthesized rules the engine would accept but that likely compute the wrong thing."""
+    try:
+        prog = parse(program, "<program>")
+    except VadaError:
+        return []  # the server's validation reports syntax errors with their location
+    problems = []
+    for rule in prog.rules:
+        agg = next((lit for lit in rule.body if isinstance(lit, A.Assignment) and isinstance(lit.value, A.Aggregate)),
+                   None)
+        if agg is None or agg.value.func not in ("sum", "count", "mean", "avg", "prod"):
+            continue
+        if agg.value.contributors:
+            continue
+        head_vars = {t.name for h in rule.head for t in h.args if isinstance(t, A.Var)} - {agg.var}
+        agg_vars = {v.name for v in A.expr_vars(agg.value.expr)} if agg.value.expr is not None else set()
+        named = {t.name for lit in rule.body if isinstance(lit, A.Atom) for t in lit.args
+                 if isinstance(t, A.Var) and not t.anonymous and not t.name.startswith("_")}
+        anonymous = any(isinstance(t, A.Var) and (t.anonymous or t.name.startswith("_"))
+                        for lit in rule.body if isinstance(lit, A.Atom) for t in lit.args)
+        if anonymous and not (named - head_vars - agg_vars):
+            where = f"line {rule.span.line}" if rule.span else "a rule"
+            problems.append(f"{where}: {agg.value.func} over bindings of only {sorted(head_vars | agg_vars)} merges "
+                            f"equal values (set semantics); name the variable that identifies each contribution "
+                            f"instead of '_'")
+    return problems
+
+
+def _facts_values(ctx: RunContext) -> tuple[list[float], set[str]]:
+    numbers: list[float] = []
+    strings: set[str] = set()
+    for view in ctx.answer_predicates():
+        for fact in view.facts:
+            for v in fact.values():
+                if isinstance(v, bool):
+                    continue
+                if isinstance(v, (int, float)):
+                    numbers.append(float(v))
+                elif isinstance(v, str):
+                    strings.add(v)
+    return numbers, strings
+
+
+def check_answer(answer: str, ctx: RunContext) -> list[str]:
+    """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
+    numbers, strings = _facts_values(ctx)
+    problems = []
+    for m in _NUMBER.finditer(answer):
+        raw, suffix = m.group(1), m.group(2)
+        try:
+            shown = float(raw.replace(",", ""))
+        except ValueError:
+            continue
+        decimals = len(raw.split(".")[1]) if "." in raw else 0
+        scale = {"M": 1e6, "million": 1e6, "K": 1e3, "k": 1e3, "thousand": 1e3}.get(suffix or "", 1.0)
+        tolerance = 0.5 * 10 ** (-decimals) * scale
+        target = shown * scale
+        if not any(math.isclose(target, v, abs_tol=tolerance + 1e-9) or
+                   (suffix == "%" and math.isclose(shown, v, abs_tol=tolerance)) for v in numbers):
+            problems.append(f"the number {m.group(0).strip()!r} is not a derived fact")
+    lowered = {s.lower() for s in strings}
+    question = ctx.question.lower()
+    for m in _ENTITY.finditer(answer):
+        name = m.group(0).strip()
+        if name.lower() in lowered or name.lower() in question:
+            continue
+        if any(name.lower() in s for s in lowered):
+            continue
+        problems.append(f"the entity {name!r} is not in any derived fact")
+    return problems
