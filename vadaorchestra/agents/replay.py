@@ -58,7 +58,12 @@ async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, 
     cat_dir = _path(catalog, Path.cwd()) or _path(header.get("catalog"), base)
     if cat_dir is None:
         raise VadaError("the trace names no catalog; pass --catalog")
-    data_dir = _path(data, Path.cwd()) if data is not None else _path(header.get("data"), base)
+    if data is not None:
+        data_dir = _path(data, Path.cwd())
+    elif catalog is not None and header.get("data") == header.get("catalog"):
+        data_dir = None  # the data lived in the catalog folder: follow the catalog given instead
+    else:
+        data_dir = _path(header.get("data"), base)
     cat = Catalog.load(cat_dir, data_dir)
     report = ReplayReport(steps=len(steps))
     if header.get("catalog_hash") and header["catalog_hash"] != cat.content_hash:

@@ -1,0 +1,188 @@
+"""The four agents as a team against a real MCP server in this process, with the offline policy (and scripted
+variants of it): plan properties, concurrency, replanning, refusals, limits, retries, the trace and its replay."""
+
+from __future__ import annotations
+
+import csv
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from vadaorchestra.agents import offline
+from vadaorchestra.agents.offline import OfflinePolicy
+from vadaorchestra.agents.pipeline import Settings
+from vadaorchestra.agents.plan import Call, check_plan
+from vadaorchestra.agents.policy import RuleProposal
+from vadaorchestra.agents.replay import replay
+from vadaorchestra.agents.run import ask_sync
+from vadaorchestra.agents.trace import read_trace
+from vadaorchestra.datalog import parse
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = ROOT / "examples" / "catalog"
+QUESTION = "What are Bank Gamma's largest exposures, and do any of them raise concentration-risk concerns?"
+
+
+@pytest.fixture(scope="module")
+def gamma(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gamma")
+    result = ask_sync(QUESTION, catalog=CATALOG, trace=folder / "trace.dl", report=folder / "report")
+    return result, folder
+
+
+def test_the_offline_team_finds_the_group_breach_no_single_check_finds(gamma):
+    result, _ = gamma
+    assert "no single borrower exceeds" in result.answer
+    assert "Synthetix Global Fund" in result.answer and "24.6M" in result.answer and "30.75 %" in result.answer
+    assert "DeepLogic Ltd: 13.1M (16.375 %)" in result.answer and "NeuralLinker SpA: 11.5M (14.375 %)" in result.answer
+    speakers = [m.split(":")[0] for m in result.messages]
+    assert {"Planner", "Retriever", "RuleSynthesizer", "Verifier"} <= set(speakers)
+
+
+def test_every_plan_is_complete_disjoint_ordered_and_predicate_safe(gamma):
+    result, _ = gamma
+    ctx = result.ctx
+    deps = {name: t["dependencies"] for name, t in ctx.tools.items()}
+    params = {name: [p["name"] for p in t["parameters"]] for name, t in ctx.tools.items()}
+    assert check_plan(ctx.plan, deps.__getitem__, params) == []
+    first = ctx.plan.stages[0]
+    assert {c.tool for c in first.calls} == {"get_bank_info", "get_loans", "get_credit_lines"}
+    assert {c.tool: c.level for c in first.calls}["get_loans"] == "low"
+    assert [c.tool for c in ctx.plan.stages[1].calls] == ["get_bank_exposures"]
+    # the same tool with two parameter sets never shares a stage
+    for stage in ctx.plan.stages:
+        tools = [c.tool for c in stage.calls]
+        assert len(tools) == len(set(tools))
+
+
+def test_replanning_appends_stages_for_the_top_entities(gamma):
+    result, _ = gamma
+    later = [s for s in result.ctx.plan.stages if s.iteration > 0]
+    assert later, "replanning added no stage"
+    companies = {c.params.get("company") for s in later for c in s.calls}
+    assert {"DeepLogic Ltd", "NeuralLinker SpA"} <= companies
+
+
+def test_the_invocations_of_a_stage_run_concurrently(gamma):
+    result, _ = gamma
+    ctx = result.ctx
+    first = {c.tool for c in ctx.plan.stages[0].calls}
+    # the client's records: every call of the first stage started before any of them ended
+    records = [r for r in result.calls if r["tool"] in first]
+    assert len(records) == 3
+    events = [e for e in ctx.events if e["kind"] in ("invoke", "invoked") and e.get("stage", 0) == 0]
+    starts = [e["t"] for e in ctx.events if e["kind"] == "invoke" and e["stage"] == 0]
+    ends = [e["t"] for e in ctx.events if e["kind"] == "invoked" and any(t in e["call"] for t in first)][:3]
+    assert len(starts) == 3 and events
+    assert max(starts) < min(ends)
+
+
+def test_the_trace_is_a_program_shaped_like_the_papers_figure(gamma):
+    result, folder = gamma
+    text = (folder / "trace.dl").read_text()
+    parse(text)  # a program in our dialect
+    header, steps = read_trace(text)
+    assert header["question"] == QUESTION and header["policy"] == "offline"
+    assert [s.kind for s in steps[:4]] == ["LI"] * 4
+    assert 'exposure("Bank Gamma", Borrower, Amount) :- get_bank_exposures("Bank Gamma", Borrower, Amount).' in text
+    kinds = "".join("I" if s.kind == "LI" else "M" for s in steps)
+    assert re.fullmatch(r"I{4}M+I+M+", kinds), kinds  # invocations, threshold check, expansion, group check
+    assert all(s.hashes for s in steps)
+    assert (folder / "report" / "run.json").exists() and (folder / "report" / "plan.svg").read_text().startswith("<svg")
+
+
+def test_replay_reproduces_every_hash(gamma):
+    _, folder = gamma
+    report = replay(folder / "trace.dl")
+    assert report.ok, report.mismatches
+    assert report.hashes_checked == report.steps == 15
+
+
+def test_replay_of_changed_data_fails_naming_the_predicate(gamma, tmp_path):
+    _, folder = gamma
+    changed = tmp_path / "catalog"
+    shutil.copytree(CATALOG, changed)
+    path = changed / "data" / "credit_lines.csv"
+    rows = list(csv.reader(path.open()))
+    rows[2][4] = "2600000"  # NeuralLinker SpA draws 100k more
+    with path.open("w", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    report = replay(folder / "trace.dl", catalog=changed)
+    assert not report.ok
+    assert [m.predicate for m in report.mismatches][:2] == ["credit_lines", "exposure"]
+    assert "the data files differ" in report.warnings[0]
+
+
+# --- scripted policies ------------------------------------------------------------------------------------------------
+@dataclass
+class Repeating(OfflinePolicy):
+    """Replans the same call again, then a new company each time: refusals and the iteration limit."""
+
+    n: int = 0
+
+    async def replan(self, ctx, probe):
+        self.n += 1
+        return [Call(tool="get_loans", params={"bank_name": "Bank Gamma"}, level="high"),
+                Call(tool="get_shareholders", params={"company": f"Company {self.n}"}, level="high")]
+
+
+def test_a_duplicate_invocation_is_refused_and_the_iteration_limit_stops_the_loop(tmp_path):
+    result = ask_sync("Bank Gamma's exposures", catalog=CATALOG, trace=tmp_path / "t.dl",
+                      policy=Repeating(), settings=Settings(max_iterations=3))
+    ctx = result.ctx
+    assert "get_loans(bank_name='Bank Gamma')" in ctx.refused
+    assert sum(1 for c in result.calls if c["tool"] == "get_loans") == 1
+    assert max(s.iteration for s in ctx.plan.stages) == 2
+    assert any(e["kind"] == "stop" and e["reason"] == "iteration limit" for e in ctx.events)
+
+
+@dataclass
+class BadRules(OfflinePolicy):
+    """Proposes a rule the server refuses, then 'repairs' it into another refused rule."""
+
+    repairs: int = 0
+
+    async def synthesize(self, ctx, probe):
+        if self.repairs:
+            return []
+        return [RuleProposal(program="big(B) :- exposure(_, B, A), A > \"x\".", purpose="bad", output="big")]
+
+    async def repair(self, ctx, proposal, error):
+        self.repairs += 1
+        assert "type conflict" in error or "not defined" in error
+        return RuleProposal(program="big(B) :- exposures(_, B, A).", purpose="bad again", output="big")
+
+
+def test_a_rule_that_fails_validation_is_retried_then_reported(tmp_path):
+    policy = BadRules()
+    result = ask_sync("Bank Gamma's exposures", catalog=CATALOG, policy=policy, trace=tmp_path / "t.dl",
+                      settings=Settings(max_repairs=2, max_iterations=1))
+    failed = result.ctx.failed_rules
+    assert len(failed) == 1 and failed[0]["attempts"] == 3 and policy.repairs == 2
+    assert "'exposures' is not defined" in failed[0]["error"]
+    assert [e["attempt"] for e in result.ctx.events if e["kind"] == "rule_refused"] == [1, 2, 3]
+    assert "[LM" not in (tmp_path / "t.dl").read_text()  # nothing refused reaches the trace
+
+
+def test_a_lint_refuses_an_aggregate_that_merges_equal_amounts():
+    from vadaorchestra.agents.verify import lint_rules
+
+    assert lint_rules("t(K, T) :- exposure(K, _, A), T = sum(A).")
+    assert lint_rules("t(K, T) :- exposure(K, B, A), T = sum(A).") == []
+
+
+def test_the_offline_policy_names_no_scenario_tool_or_entity():
+    source = Path(offline.__file__).read_text(encoding="utf-8").lower()
+    names = set()
+    for folder in [CATALOG, *sorted((ROOT / "scenarios").glob("*/catalog"))]:
+        for prog in folder.glob("*.dl"):
+            text = prog.read_text()
+            names |= set(re.findall(r'@tool\("([^"]+)"', text)) | set(re.findall(r'@output\("([^"]+)"', text))
+        for data in folder.rglob("*.csv"):
+            for row in list(csv.reader(data.open()))[1:200]:
+                names |= {cell for cell in row if len(cell) >= 5 and not re.fullmatch(r"[\d.]+", cell)}
+    found = sorted(n for n in names if n.lower() in source)
+    assert names and found == []
