@@ -32,11 +32,12 @@ from vadaorchestra.mcp_server.workspace import MAX_K, THRESHOLD_OPS, Workspace
 
 PY_TYPES: dict[str, type] = {"string": str, "int": int, "float": float, "bool": bool}
 BUILTIN_TOOLS = ("list_tools", "get_dependencies", "get_cardinality", "get_statistics", "get_top_k",
-                 "describe_predicate", "validate_program", "run_program")
+                 "describe_predicate", "validate_program", "run_program", "lookup_values")
 INSTRUCTIONS = """\
 Reasoning tools over a Datalog engine. Each catalog tool runs a logic program and materializes its output predicate
 in this session's workspace; its result shows the cardinality, schema and a preview. Call list_tools first; a tool
-whose dependencies have not run fails with a message naming them (get_dependencies lists them). Explore large
+whose dependencies have not run fails with a message naming them (get_dependencies lists them); lookup_values finds
+the data values a tool parameter can take that occur in a text (entity linking). Explore large
 predicates with get_cardinality, get_statistics and get_top_k instead of reading them whole. Write new rules over the
 materialized predicates with validate_program and run_program (they may only define new predicates)."""
 
@@ -220,6 +221,24 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
         except VadaError as exc:
             raise ToolError(exc.render()) from None
         return {"tool": spec.name, "dependencies": list(spec.deps), "run_order": order[:-1]}
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    async def lookup_values(
+        tool: Annotated[str, Field(description="Name of a catalog tool, e.g. get_bank_exposures")],
+        parameter: Annotated[str, Field(description="Name of one of that tool's parameters, e.g. bank_name")],
+        ctx: Context,
+        text: Annotated[str, Field(description="The question or phrase naming the value, e.g. \"What are Bank "
+                                               "Gamma's largest exposures?\"; empty to list values")] = "",
+        limit: Annotated[int, Field(description="How many matches to return (1 to 100)", strict=True)] = 10,
+    ) -> dict[str, Any]:
+        """Find the exact value to pass as a tool parameter: the values of the data columns the parameter is matched
+        against that the text names. Values occurring in the text as whole words (case-insensitively, longest first)
+        come with "exact": true; when none occurs, the most similar values come with "exact": false (check them
+        before use). For int and float parameters the numbers written in the text are matched. With empty text, the
+        first values in sorted order. "columns" names the data columns searched and "candidates" counts their
+        distinct values; a parameter matched against no column (only compared, as in X > $min) gets no matches and
+        any value of its type is accepted. Reads no workspace and changes nothing."""
+        return await _call(sessions, ctx, Workspace.lookup_values, tool, parameter, text, limit)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     async def get_cardinality(predicate: Pred, ctx: Context) -> dict[str, Any]:

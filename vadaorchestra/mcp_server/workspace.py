@@ -387,6 +387,15 @@ class Workspace:
             raise WorkspaceError("the program defines no predicate: add a rule whose head is a new predicate")
         return program, analysis
 
+    # --- entity linking -----------------------------------------------------------------------------------------------
+    def lookup_values(self, tool: str, parameter: str, text: str = "", limit: int = 10) -> dict[str, Any]:
+        """Values of the base-data columns a tool parameter is matched against that ``text`` names (whole words, else
+        the closest ones); with no text, the first values in sorted order. Reads the bound files (cached per catalog),
+        never this workspace; see :mod:`vadaorchestra.mcp_server.linking`."""
+        from vadaorchestra.mcp_server.linking import linker_for
+
+        return linker_for(self.catalog).lookup(tool, parameter, text, limit)
+
     # --- for traces and replay ----------------------------------------------------------------------------------------
     def content_hash(self, pred: str) -> str:
         """sha256 of a materialized predicate's facts, sorted, one per line, values as the CSV writer prints them."""
