@@ -28,6 +28,8 @@ COPY vadaorchestra ./vadaorchestra
 RUN python3 -m venv /opt/venv && /opt/venv/bin/pip install --no-cache-dir . \
  && /opt/venv/bin/vadaorchestra --help > /dev/null
 ENV PATH=/opt/venv/bin:$PATH
+COPY scenarios /opt/vadaorchestra/scenarios
+ENV VADA_SCENARIOS=/opt/vadaorchestra/scenarios
 
 # The example catalog; mount your own over /srv/catalog (and its data root over /srv/data with --data).
 COPY examples/catalog /srv/catalog

@@ -54,6 +54,10 @@ def datalog_run(
     out: Annotated[Path, typer.Option("--out", help="Folder for OUT/<pred>.csv, one per @output predicate.")] = Path("out"),
     engine: EngineOpt = "duckdb",
     max_rounds: Annotated[int, typer.Option("--max-rounds", help="Round limit per recursive stratum.")] = 1000,
+    souffle_mode: Annotated[str, typer.Option("--souffle-mode", help="Soufflé: interpreted, or compiled (binaries "
+                                              "cached by program hash).")] = "interpreted",
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Soufflé: seconds per run.")] = None,
+    memory_limit: Annotated[int | None, typer.Option("--memory-limit", help="Soufflé: MiB per run.")] = None,
 ) -> None:
     """Evaluate FILE and write each @output predicate to OUT/<pred>.csv (header, then sorted rows).
 
@@ -62,7 +66,12 @@ def datalog_run(
     from vadaorchestra.datalog.api import load, run
 
     try:
-        result = run(load(file), data_root=data, engine=engine, max_rounds=max_rounds)
+        options: dict = {"mode": souffle_mode}
+        if timeout is not None:
+            options["timeout"] = timeout
+        if memory_limit is not None:
+            options["memory_limit"] = memory_limit * 1024 * 1024
+        result = run(load(file), data_root=data, engine=engine, max_rounds=max_rounds, engine_options=options)
     except VadaError as exc:
         _fail(exc)
     # write next to OUT first, then move into place, so a failure cannot leave half the files
@@ -94,6 +103,8 @@ def serve(
                                                     "(default: a temporary folder).")] = None,
     keep: Annotated[bool, typer.Option("--keep-workspaces", help="Keep session databases after sessions end.")] = False,
     preview: Annotated[int, typer.Option("--preview", help="Facts shown in each result's preview.")] = 20,
+    souffle_mode: Annotated[str, typer.Option("--souffle-mode", help="Soufflé: interpreted, or compiled (tool "
+                                              "programs compiled once, cached by program hash).")] = "interpreted",
 ) -> None:
     """Serve the catalog's reasoning tools over MCP (stdio, or streamable HTTP with a /health check)."""
     from vadaorchestra.mcp_server.catalog import Catalog
@@ -107,7 +118,8 @@ def serve(
 
             engine = pick_engine(engine)
         server = ReasoningServer(Catalog.load(catalog, data), engine=engine, preview=preview, workspace_dir=workspaces,
-                                 keep_workspaces=keep, host=host, port=port)
+                                 keep_workspaces=keep, host=host, port=port,
+                                 engine_options={"mode": souffle_mode} if engine == "souffle" else None)
     except VadaError as exc:
         _fail(exc)
     try:
@@ -194,6 +206,44 @@ def replay_cmd(
     if not report.ok:
         raise typer.Exit(1)
     typer.echo(f"{trace}: {report.steps} steps replayed, {report.hashes_checked} hashes identical")
+
+
+def _scenarios_dir() -> Path:
+    import os
+
+    import vadaorchestra
+
+    for candidate in (os.environ.get("VADA_SCENARIOS"), Path.cwd() / "scenarios",
+                      Path(vadaorchestra.__file__).resolve().parents[1] / "scenarios"):
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    raise VadaError("no scenarios folder: run from the repository, or set VADA_SCENARIOS")
+
+
+@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run_scenario(
+    ctx: typer.Context,
+    scenario: Annotated[str, typer.Argument(help="Scenario name, e.g. concentration-risk (a folder of scenarios/).")],
+) -> None:
+    """Run a scenario's script (scenarios/<name>/run.py); options after the name go to the script."""
+    import importlib.util
+
+    try:
+        folder = _scenarios_dir() / scenario.replace("-", "_")
+        script = folder / "run.py"
+        if not script.is_file():
+            known = sorted(p.parent.name.replace("_", "-") for p in _scenarios_dir().glob("*/run.py"))
+            raise VadaError(f"unknown scenario {scenario!r} (scenarios: {', '.join(known) or 'none'})")
+    except VadaError as exc:
+        _fail(exc)
+    spec = importlib.util.spec_from_file_location(f"vada_scenario_{folder.name}", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        code = module.main(list(ctx.args))
+    except VadaError as exc:
+        _fail(exc)
+    raise typer.Exit(code or 0)
 
 
 def main() -> None:

@@ -99,6 +99,7 @@ class RunContext:
     failed_rules: list[dict[str, Any]] = field(default_factory=list)
     iteration: int = 0
     answer: str | None = None
+    answer_values: list[Any] | None = None  # the answer as values (a list, or one count), when the policy gives them
     feedback: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
 

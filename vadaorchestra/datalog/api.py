@@ -267,6 +267,7 @@ def run(
     synthesized: bool = False,
     limit: int | None = None,
     append: bool = False,
+    engine_options: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Evaluate a program and return its output predicates.
 
@@ -278,6 +279,8 @@ def run(
       With ``append`` the rows are added to the existing tables (set semantics) instead of replacing them.
     - ``outputs``: predicates to return (default: the ``@output`` ones); ``limit`` caps the rows returned of each
       (``RunResult.counts`` has the full cardinalities).
+    - ``engine_options``: for the Soufflé engine ``mode`` (``interpreted`` or ``compiled``, binaries cached by
+      program hash), ``timeout`` (seconds), ``memory_limit`` (bytes), ``jobs``; ignored by DuckDB.
     """
     import duckdb
 
@@ -308,7 +311,7 @@ def run(
         if engine == "souffle":
             from vadaorchestra.datalog.engines.souffle_engine import SouffleEngine
 
-            runner = SouffleEngine(con, max_rounds=max_rounds)
+            runner = SouffleEngine(con, max_rounds=max_rounds, **dict(engine_options or {}))
         else:
             from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine
 

@@ -15,8 +15,8 @@ import shutil
 import tempfile
 import threading
 import uuid
-import weakref
 from collections.abc import Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -49,46 +49,54 @@ READ_ONLY = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHin
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 
 
+class SessionScope:
+    """One MCP session's lifetime: the low-level server enters the lifespan once per session (stdio: the process;
+    streamable HTTP: each session; the in-memory client: each connection), so a workspace keyed by this object is
+    released exactly when its session ends."""
+
+
 class Sessions:
-    """Workspaces by MCP session: created on a session's first call, removed when the session object goes away."""
+    """Workspaces by MCP session: created on a session's first call, removed when the session ends."""
 
     def __init__(self, catalog: Catalog, folder: Path | None, *, engine: str, preview: int, max_rounds: int,
-                 keep: bool):
+                 keep: bool, engine_options: dict[str, Any] | None = None):
         self.catalog = catalog
         self._own_folder = folder is None
         self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="vada-sessions-"))
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.options = {"engine": engine, "preview": preview, "max_rounds": max_rounds}
+        self.options = {"engine": engine, "preview": preview, "max_rounds": max_rounds,
+                        "engine_options": dict(engine_options or {})}
         self.keep = keep
-        self._by_session: weakref.WeakKeyDictionary[Any, Workspace] = weakref.WeakKeyDictionary()
-        self._all: dict[int, Workspace] = {}
+        self._by_scope: dict[int, Workspace] = {}
         self._lock = threading.Lock()
 
-    def get(self, session: Any) -> Workspace:
+    def get(self, scope: Any) -> Workspace:
         with self._lock:
-            ws = self._by_session.get(session)
+            ws = self._by_scope.get(id(scope))
             if ws is None:
                 path = self.folder / f"session-{uuid.uuid4().hex[:12]}.duckdb"
                 ws = Workspace(self.catalog, path, **self.options)
-                self._by_session[session] = ws
-                self._all[id(ws)] = ws
-                weakref.finalize(session, self._release, id(ws))
+                self._by_scope[id(scope)] = ws
             return ws
 
     def workspaces(self) -> list[Workspace]:
         """The open workspaces, one per live session."""
         with self._lock:
-            return list(self._all.values())
+            return list(self._by_scope.values())
 
-    def _release(self, key: int) -> None:
-        ws = self._all.pop(key, None)
+    def release(self, scope: Any) -> None:
+        """The session ended: close its workspace, and remove it unless keeping workspaces."""
+        with self._lock:
+            ws = self._by_scope.pop(id(scope), None)
         if ws is not None:
             ws.close() if self.keep else ws.remove()
 
     def close(self) -> None:
         """Close every workspace; remove them (and the folder, when this object made it) unless keeping them."""
-        for key in list(self._all):
-            self._release(key)
+        with self._lock:
+            left, self._by_scope = list(self._by_scope.values()), {}
+        for ws in left:
+            ws.close() if self.keep else ws.remove()
         if self._own_folder and not self.keep:
             shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -113,7 +121,7 @@ class BearerToken:
 
 async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *args: Any) -> Any:
     """Run a workspace method in a worker thread; library errors become ``isError`` results."""
-    ws = sessions.get(ctx.session)
+    ws = sessions.get(ctx.request_context.lifespan_context)
     try:
         return await anyio.to_thread.run_sync(functools.partial(method, ws, *args))
     except VadaError as exc:
@@ -139,14 +147,27 @@ class ReasoningServer:
         name: str = "vadaorchestra",
         host: str = "127.0.0.1",
         port: int = 8000,
+        engine_options: dict[str, Any] | None = None,
     ):
         clash = sorted(set(catalog.tools) & set(BUILTIN_TOOLS))
         if clash:
             raise VadaError(f"catalog tool name(s) {', '.join(map(repr, clash))} clash with the server's built-in tools")
         self.catalog = catalog
         self.sessions = Sessions(catalog, Path(workspace_dir) if workspace_dir else None, engine=engine,
-                                 preview=preview, max_rounds=max_rounds, keep=keep_workspaces)
-        self.mcp = FastMCP(name, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+                                 preview=preview, max_rounds=max_rounds, keep=keep_workspaces,
+                                 engine_options=engine_options)
+        sessions = self.sessions
+
+        @asynccontextmanager
+        async def session_scope(_server: FastMCP):
+            scope = SessionScope()
+            try:
+                yield scope
+            finally:
+                sessions.release(scope)
+
+        self.mcp = FastMCP(name, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
+                           lifespan=session_scope)
         for spec in catalog:
             self.mcp.add_tool(_catalog_tool(self.sessions, spec), name=spec.name, description=_tool_doc(spec),
                               annotations=WRITES, structured_output=True)

@@ -63,6 +63,7 @@ class Workspace:
     preview: int = 20
     max_rounds: int = 1000
     log: list[Invocation] = field(default_factory=list)
+    engine_options: dict[str, Any] = field(default_factory=dict)  # Soufflé mode/timeout/memory for tool programs
 
     def __post_init__(self) -> None:
         self._tmpdir: str | None = None
@@ -171,7 +172,8 @@ class Workspace:
             before = self._count(cur, spec.output) if spec.output in present else 0
             result = run(spec.program, params=params, data_root=self.catalog.data_root, database=cur,
                          outputs=[spec.output], materialize={spec.output: spec.output}, append=True,
-                         limit=self.preview, engine=self.engine, max_rounds=self.max_rounds)
+                         limit=self.preview, engine=self.engine, max_rounds=self.max_rounds,
+                         engine_options=self.engine_options)
             total = self._count(cur, spec.output)
             self._record("tool", spec.name, params, (spec.output,), result.counts[spec.output])
             elapsed = (time.perf_counter() - start) * 1000
