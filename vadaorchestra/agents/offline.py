@@ -246,7 +246,7 @@ class OfflinePolicy:
         return out
 
     def _groupings(self, ctx: RunContext, m: Measure) -> list[tuple[PredicateView, str, str]]:
-        """Relations entity -> group read whole, functional, with some group holding two or more entities."""
+        """Relations entity -> group read whole, functional, with some group having two or more entities."""
         entities = {f.get(m.entity) for f in m.view.facts}
         found = []
         for v in ctx.predicates.values():

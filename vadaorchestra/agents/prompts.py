@@ -1,0 +1,276 @@
+"""The LLM policy's prompts: YAML data files next to the agents, rendered with a bounded view of the run context.
+
+Each decision of the :class:`~vadaorchestra.agents.policy.Policy` has one file ``prompts/<step>.yaml`` with
+
+- ``system`` and ``user``: :class:`string.Template` texts (``$name`` placeholders, ``$$`` for a literal dollar);
+- ``sections``: which parts of the context the step sees (see :data:`SECTIONS`);
+- ``agent``: the agent that takes the decision (for token accounting);
+- ``defaults``: values of placeholders :func:`render` may not be given (``$candidates``, ``$predicate``, ...).
+
+Every step's reply is one JSON object validated by a pydantic model (:data:`OUTPUTS`); its JSON schema fills
+``$schema``.
+
+``common.yaml`` holds the texts several steps share: ``dialect`` (the summary of the rule language, available to every
+template as ``$dialect``) and ``retry`` (sent after a reply that could not be parsed).
+
+The context view is bounded by construction: at most :data:`MAX_FACTS` facts per predicate (retrieval already
+bounded them), strings cut at :data:`MAX_STRING` characters, floats rounded. Its size depends on the catalog, the plan
+and the retrieved facts, never on how many facts a predicate holds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Any
+
+import yaml
+from autogen_core.models import LLMMessage, SystemMessage, UserMessage
+from pydantic import BaseModel, Field, field_validator
+
+from vadaorchestra.agents.context import PredicateView, RunContext
+from vadaorchestra.agents.policy import Retrieval, RuleProposal
+from vadaorchestra.errors import VadaError
+
+STEPS = ("select", "retrieval", "synthesize", "repair", "replan", "answer")
+SECTIONS = ("question", "tools", "invoked", "predicates", "answer_predicates", "synthesized", "failed_rules",
+            "feedback")
+MAX_FACTS = 10
+MAX_STRING = 80
+MAX_ERROR = 1500
+MAX_PROGRAM = 600
+FLOAT_DECIMALS = 4  # a rounded value still reads back within the precision the Verifier allows for it
+
+
+# --- the structured outputs ------------------------------------------------------------------------------------------
+# parameters are a list of name/value pairs, not an object: strict structured output (OpenAI) allows no free keys
+class Arg(BaseModel):
+    """One parameter of the call: its declared name and its value."""
+
+    name: str
+    value: str | int | float | bool | None
+
+
+class CallOut(BaseModel):
+    tool: str = Field(description="A tool name from the catalog")
+    params: list[Arg] = Field(default_factory=list, description="Every declared parameter of the tool, once")
+
+    @field_validator("params", mode="before")
+    @classmethod
+    def _params_as_object(cls, value: Any) -> Any:
+        """``{"bank_name": "Bank Gamma"}`` is accepted too (what models write without a schema)."""
+        if isinstance(value, dict):
+            return [{"name": k, "value": v} for k, v in value.items()]
+        return value
+
+
+class Selection(BaseModel):
+    """Tool invocations, with parameters taken from the question."""
+
+    calls: list[CallOut] = Field(default_factory=list)
+
+
+class Replan(BaseModel):
+    """Further tool invocations; none when the question can be answered."""
+
+    calls: list[CallOut] = Field(default_factory=list)
+
+
+class Proposals(BaseModel):
+    """New rule programs; none when the tool outputs already answer the question."""
+
+    rules: list[RuleProposal] = Field(default_factory=list)
+
+
+class AnswerOut(BaseModel):
+    answer: str = Field(description="The answer, citing only facts shown in the context")
+    values: list[str | int | float] | None = Field(
+        default=None, description="The answer as bare values when the question asks for entities or a count "
+                                  "(e.g. [\"DeepLogic Ltd\", \"NeuralLinker SpA\"] or [3]), each a value of a fact "
+                                  "shown; null otherwise")
+
+
+OUTPUTS: dict[str, type[BaseModel]] = {"select": Selection, "retrieval": Retrieval, "synthesize": Proposals,
+                                       "repair": RuleProposal, "replan": Replan, "answer": AnswerOut}
+
+
+def _untitled(schema: Any) -> Any:
+    """``schema`` without the ``title`` keywords (field names under ``properties`` and ``$defs`` are kept)."""
+    if isinstance(schema, dict):
+        return {k: ({name: _untitled(d) for name, d in v.items()} if k in ("properties", "$defs") else _untitled(v))
+                for k, v in schema.items() if not (k == "title" and isinstance(v, str))}
+    if isinstance(schema, list):
+        return [_untitled(v) for v in schema]
+    return schema
+
+
+@cache
+def schema_text(model: type[BaseModel]) -> str:
+    """The JSON schema of ``model``, compact and without pydantic's titles, for the prompt."""
+    return json.dumps(_untitled(model.model_json_schema()), separators=(",", ":"))
+
+
+class PromptError(VadaError):
+    """A prompt file is missing, is not valid YAML, lacks a template, or names a placeholder nobody fills."""
+
+
+@cache
+def load(step: str) -> dict[str, Any]:
+    """The prompt file of ``step`` (``select``, ``retrieval``, ... or ``common``) as a dict."""
+    try:
+        text = resources.files("vadaorchestra.agents").joinpath("prompts", f"{step}.yaml").read_text("utf-8")
+    except FileNotFoundError:
+        raise PromptError(f"no prompt file for step {step!r} (prompts/{step}.yaml; steps: {', '.join(STEPS)})") \
+            from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise PromptError(f"prompts/{step}.yaml is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise PromptError(f"prompts/{step}.yaml must hold a mapping")
+    if step != "common":
+        missing = [k for k in ("system", "user") if not isinstance(data.get(k), str)]
+        if missing:
+            raise PromptError(f"prompts/{step}.yaml lacks the template(s) {', '.join(missing)}")
+        unknown = [s for s in data.get("sections", []) if s not in SECTIONS]
+        if unknown:
+            raise PromptError(f"prompts/{step}.yaml names unknown sections {unknown} (known: {', '.join(SECTIONS)})")
+    return data
+
+
+def agent_of(step: str) -> str:
+    """The agent that takes the decision ``step`` (from its prompt file)."""
+    return str(load(step).get("agent", "Planner"))
+
+
+# --- the bounded view of the context ------------------------------------------------------------------------------------
+def compact(value: Any, max_string: int = MAX_STRING) -> Any:
+    """``value`` with long strings cut and floats rounded, recursively (lists and dicts are copied)."""
+    if isinstance(value, bool) or value is None or isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        r = round(value, FLOAT_DECIMALS)
+        return int(r) if r.is_integer() and abs(r) < 1e15 else r
+    if isinstance(value, str):
+        return value if len(value) <= max_string else value[: max_string - 1] + "…"
+    if isinstance(value, dict):
+        return {str(k): compact(v, max_string) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [compact(v, max_string) for v in value]
+    return compact(str(value), max_string)
+
+
+def tool_view(spec: dict[str, Any]) -> dict[str, Any]:
+    """A ``list_tools`` entry as the model sees it."""
+    return {
+        "name": spec.get("name"),
+        "description": compact(spec.get("description", ""), 400),
+        "parameters": [{"name": p["name"], "type": p["type"], "description": compact(p.get("description", ""), 200)}
+                       for p in spec.get("parameters", [])],
+        "output_predicate": spec.get("output_predicate"),
+        "schema": spec.get("schema", []),
+        "parameter_columns": spec.get("parameter_columns", {}),
+        "dependencies": spec.get("dependencies", []),
+    }
+
+
+_STAT_NOISE = ("status", "predicate", "attribute", "elapsed_ms")
+
+
+def predicate_view(view: PredicateView, max_facts: int = MAX_FACTS) -> dict[str, Any]:
+    """One predicate: name, origin, cardinality, schema, statistics, and its first ``max_facts`` retrieved facts."""
+    out: dict[str, Any] = {
+        "name": view.name,
+        "origin": view.origin,
+        "cardinality": view.cardinality,
+        "schema": [{"name": c["name"], "type": c["type"]} for c in view.schema],
+    }
+    if view.tool:
+        out["tool"] = view.tool
+    if view.param_columns:
+        out["parameter_columns"] = view.param_columns
+    if view.statistics:
+        out["statistics"] = {a: compact({k: v for k, v in s.items() if k not in _STAT_NOISE})
+                             for a, s in view.statistics.items()}
+    if view.facts or view.complete:
+        shown = view.facts[:max_facts]
+        out["facts"] = compact(shown)
+        if view.complete and len(shown) == len(view.facts):
+            out["facts_note"] = "all facts"
+        else:
+            out["facts_note"] = (f"the first {len(shown)} facts retrieved"
+                                 + (f", ordered by {view.order_by} descending" if view.order_by else "")
+                                 + f" (of {view.cardinality})")
+    return out
+
+
+def context_view(ctx: RunContext, sections: tuple[str, ...] | list[str] = SECTIONS,
+                 max_facts: int = MAX_FACTS) -> dict[str, Any]:
+    """The parts of the run context named by ``sections``, bounded (empty parts are left out)."""
+    out: dict[str, Any] = {}
+    for section in sections:
+        match section:
+            case "question":
+                out["question"] = ctx.question
+            case "tools":
+                out["tools"] = [tool_view(t) for t in ctx.tools.values()]
+            case "invoked":
+                out["invoked"] = [{"tool": c.tool, "params": compact(c.params), "level": c.level}
+                                  for c in ctx.executed.values()]
+            case "predicates":
+                out["predicates"] = [predicate_view(v, max_facts) for v in ctx.predicates.values()]
+            case "answer_predicates":
+                out["predicates"] = [predicate_view(v, max_facts) for v in ctx.answer_predicates()]
+            case "synthesized":
+                out["synthesized"] = [{"purpose": compact(s.purpose, 200), "output": s.output}
+                                      for s in ctx.synthesized]
+            case "failed_rules":
+                out["failed_rules"] = [{"purpose": compact(f.get("purpose", ""), 200),
+                                        "program": compact(f.get("program", ""), MAX_PROGRAM),
+                                        "error": compact(f.get("error", ""), 300)} for f in ctx.failed_rules]
+            case "feedback":
+                if ctx.feedback:
+                    out["feedback"] = compact(ctx.feedback, MAX_ERROR)
+            case _:
+                raise PromptError(f"unknown context section {section!r}")
+    return {k: v for k, v in out.items() if v not in ([], {}, None, "")}
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON, non-ASCII kept (fewer tokens than escapes)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def render(step: str, ctx: RunContext, *, max_facts: int = MAX_FACTS, **extra: Any) -> list[LLMMessage]:
+    """The system and user messages of ``step`` for ``ctx``.
+
+    Placeholders: ``$question``, ``$context`` (the sections the prompt file names, as JSON), ``$dialect``,
+    ``$schema`` (the JSON schema of the step's output model), the file's ``defaults``, and any keyword given in
+    ``extra`` (strings as they are, anything else as compact JSON).
+    """
+    spec = load(step)
+    values: dict[str, str] = {
+        "question": ctx.question,
+        "context": to_json(context_view(ctx, spec.get("sections", SECTIONS), max_facts)),
+        "dialect": load("common")["dialect"].strip(),
+        **({"schema": schema_text(OUTPUTS[step])} if step in OUTPUTS else {}),
+        **{str(k): str(v) for k, v in (spec.get("defaults") or {}).items()},
+    }
+    for key, value in extra.items():
+        values[key] = value if isinstance(value, str) else to_json(value)
+
+    def fill(which: str) -> str:
+        try:
+            return Template(spec[which]).substitute(values).strip()
+        except KeyError as exc:
+            raise PromptError(f"prompts/{step}.yaml ({which}) needs ${exc.args[0]}, which render() was not given") \
+                from None
+        except ValueError as exc:
+            raise PromptError(f"prompts/{step}.yaml ({which}): {exc} (write $$ for a literal dollar)") from None
+
+    return [SystemMessage(content=fill("system")), UserMessage(content=fill("user"), source="user")]
