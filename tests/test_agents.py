@@ -187,3 +187,35 @@ def test_the_offline_policy_names_no_scenario_tool_or_entity():
                 names |= {cell for cell in row if len(cell) >= 5 and re.search(r"[A-Z]", cell)}
     found = sorted(n for n in names if re.search(rf"(?<![a-z0-9_]){re.escape(n.lower())}(?![a-z0-9_])", source))
     assert names and found == []
+
+
+def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
+    import json
+
+    from autogen_ext.models.replay import ReplayChatCompletionClient
+
+    def calls(*items):
+        return json.dumps({"calls": [{"tool": t, "params": [{"name": k, "value": v} for k, v in p.items()]}
+                                     for t, p in items]})
+
+    rule = RuleProposal(program='big(B, A) :- exposure("Bank Gamma", B, A), A > 10000000.',
+                        purpose="exposures above 10M", output="big")
+    client = ReplayChatCompletionClient([
+        calls(("get_bank_exposures", {"bank_name": "Bank Gamma"}), ("get_bank_info", {"bank_name": "Bank Gamma"})),
+        json.dumps({"rules": [rule.model_dump()]}),
+        calls(("get_ultimate_controller", {"company": "DeepLogic Ltd"}),
+              ("get_bank_exposures", {"bank_name": "Bank Gamma"})),  # the second one ran already: refused
+        json.dumps({"rules": []}),
+        calls(),
+        json.dumps({"answer": "DeepLogic Ltd (13.1M) is ultimately controlled by Synthetix Global Fund."}),
+    ])
+    result = ask_sync(QUESTION, catalog=CATALOG, model_client=client, trace=tmp_path / "llm.dl")
+    ctx = result.ctx
+    assert result.answer == "DeepLogic Ltd (13.1M) is ultimately controlled by Synthetix Global Fund."
+    assert [s.iteration for s in ctx.plan.stages] == [0, 0, 1]
+    assert ctx.synthesized[0].output == "big" and ctx.predicates["big"].cardinality == 2
+    assert set(result.tokens["by_step"]) >= {"select", "synthesize", "replan", "answer"}
+    header, steps = read_trace((tmp_path / "llm.dl").read_text())
+    assert header["policy"] == "llm" and [s.kind for s in steps].count("LM") == 1
+    report = replay(tmp_path / "llm.dl")
+    assert report.ok and report.hashes_checked == len(steps)
