@@ -76,3 +76,12 @@ def test_server_benchmark_runs_and_prints_ratios():
     assert "| operation | facts | MCP ms | direct ms | ratio |" in proc.stdout
     assert re.search(r"\| get_top_k [^|]* \| 20,000 \| [\d.]+ \| [\d.]+ \| \d+\.\d\dx \|", proc.stdout), proc.stdout
     assert "MISMATCH" not in proc.stdout
+
+
+def test_the_context_benchmark_shows_tokens_sent_independent_of_the_data_size():
+    """Same scripted replies over 200 and 20,000 facts: the tokens sent stay within the 10 % bound."""
+    script = BENCH.with_name("context.py")
+    proc = subprocess.run([sys.executable, str(script), "--sizes", "200", "20000"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "| 20,000 |" in proc.stdout and "within the 10 % bound" in proc.stdout
