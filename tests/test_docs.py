@@ -73,3 +73,17 @@ def test_every_command_has_help():
         assert cmd.help or cmd.short_help, cmd.name
         if _is_group(cmd):
             stack.extend(cmd.commands.values())
+
+
+def test_the_readme_snippet_that_embeds_the_team_in_an_autogen_app_runs():
+    import anyio
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### In an existing AutoGen app", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    body = "\n".join("    " + line for line in code.splitlines())
+    namespace: dict = {}
+    exec(f"async def snippet():\n{body}\n    return result\n", namespace)  # noqa: S102 - our own README
+    result = anyio.run(namespace["snippet"])
+    assert "TERMINATE" in result.messages[-1].to_text()
+    assert "DeepLogic Ltd" in result.messages[-1].to_text()
