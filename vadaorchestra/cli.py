@@ -238,6 +238,7 @@ def run_scenario(
         _fail(exc)
     spec = importlib.util.spec_from_file_location(f"vada_scenario_{folder.name}", script)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and pickling look the module up by name
     spec.loader.exec_module(module)
     try:
         code = module.main(list(ctx.args))

@@ -31,6 +31,14 @@ RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
 BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size")
 
 
+def _asks_for_count(question: str) -> bool:
+    return bool(re.match(r"\s*(how many|count|number of)\b", question, re.I))
+
+
+def _asks_for_list(question: str) -> bool:
+    return bool(re.match(r"\s*(which|who|what|list|name|show)\b", question, re.I))
+
+
 def stem(word: str) -> str:
     for suffix in ("ies", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
@@ -102,18 +110,28 @@ class OfflinePolicy:
     proposed: set[str] = field(default_factory=set)
     expanded: set[str] = field(default_factory=set)
     checks: dict[str, str] = field(default_factory=dict)  # measure predicate -> its over-limit predicate
+    ranked: list[str] = field(default_factory=list)  # selected tools, best score first
 
     # --- selection -------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
         q = terms(ctx.question)
         docs = {name: terms(" ".join([name, t["description"], t["output_predicate"]]
                                      + [c["name"] for c in t["schema"]])) for name, t in ctx.tools.items()}
+        names = {name: terms(name) | terms(t["output_predicate"]) for name, t in ctx.tools.items()}
         n = len(docs)
 
         def idf(w: str) -> float:
             return math.log((n + 1) / (1 + sum(1 for d in docs.values() if any(_match(w, x) for x in d))))
 
-        scores = {name: sum(idf(w) for w in q if any(_match(w, x) for x in d)) for name, d in docs.items()}
+        def score(name: str) -> float:
+            """IDF of the question's words found in the tool's text, a word of its name or output counting twice,
+            scaled by how much of the name the question covers."""
+            raw = sum(idf(w) * (2 if any(_match(w, x) for x in names[name]) else 1)
+                      for w in q if any(_match(w, x) for x in docs[name]))
+            covered = sum(1 for x in names[name] if any(_match(w, x) for w in q)) / max(1, len(names[name]))
+            return raw * (0.5 + 0.5 * covered)
+
+        scores = {name: score(name) for name in docs}
         best = max(scores.values(), default=0.0)
         calls = []
         for name in sorted(scores, key=lambda k: (-scores[k], k)):
@@ -122,6 +140,7 @@ class OfflinePolicy:
             params = await self._link_all(ctx, probe, name, ctx.question)
             if params is not None:
                 calls.append(Call(tool=name, params=params, level="high"))
+                self.ranked.append(name)
         ctx.event("select", scores={k: round(v, 3) for k, v in scores.items() if v > 0},
                   chosen=[str(c) for c in calls])
         return calls
@@ -140,7 +159,8 @@ class OfflinePolicy:
         numeric = [c for c in view.typed("int", "float") if c not in view.param_columns]
         strings = [c for c in view.typed("string") if c not in view.param_columns]
         stats = numeric[:2] + strings[:1]
-        top = [TopK(order_by=numeric[0], k=10)] if numeric else [TopK(k=10)]
+        k = min(view.cardinality, 1000) if _asks_for_list(ctx.question) else 10
+        top = [TopK(order_by=numeric[0], k=k)] if numeric else [TopK(k=k)]
         return Retrieval(statistics=stats, top_k=top)
 
     # --- shapes found in the retrieved predicates -------------------------------------------------------------------
@@ -205,7 +225,7 @@ class OfflinePolicy:
 
     # --- synthesis -------------------------------------------------------------------------------------------------
     async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
-        out: list[RuleProposal] = []
+        out: list[RuleProposal] = self._counts(ctx) if _asks_for_count(ctx.question) else []
         for m in self._measures(ctx):
             ref = self._reference(ctx, m)
             if ref is None:
@@ -243,6 +263,28 @@ class OfflinePolicy:
                     output=name, purpose=f"group aggregation: {m.amount} of {m.view.name} summed per {q_col} "
                                          f"of {gview.name}"))
                 out += self._check(name, gcols, k, total, ref, name)
+        return out
+
+    def _counts(self, ctx: RunContext) -> list[RuleProposal]:
+        """Counting: the number of distinct values of the first non-parameter column per parameter value."""
+        out = []
+        for v in ctx.predicates.values():
+            tag = f"count:{v.name}"
+            if v.origin != "high" or not v.param_columns or tag in self.proposed:
+                continue
+            key = next(iter(v.param_columns))
+            counted = next((c for c in v.columns if c not in v.param_columns), None)
+            if counted is None:
+                continue
+            self.proposed.add(tag)
+            taken: set[str] = set()
+            k, x, n = _var(key, taken), _var(counted, taken), _var("n_" + counted, taken)
+            name = f"{v.name}_count"
+            out.append(RuleProposal(
+                program=f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
+                        f'@mapping("{name}", 1, "{counted}_count", "int").\n'
+                        f'{name}({k}, {n}) :- {self._atom(v, {key: k, counted: x})}, {n} = count({x}).',
+                output=name, purpose=f"counting: distinct {counted} values of {v.name} per {key}"))
         return out
 
     def _groupings(self, ctx: RunContext, m: Measure) -> list[tuple[PredicateView, str, str]]:
@@ -336,10 +378,34 @@ class OfflinePolicy:
                                  f"{fmt_number(f[view.columns[2]])} = {fmt_pct(f['share_pct'])}, above the "
                                  f"{view.columns[3]} of {fmt_number(f[view.columns[3]])}: a breach "
                                  f"({group_pred}).")
+        if _asks_for_count(ctx.question):
+            counts = [v for v in preds.values() if v.origin == "synthesized" and v.name.endswith("_count") and v.facts]
+            for v in counts:
+                values = [f[v.columns[1]] for f in v.facts]
+                lines.insert(0, f"{v.columns[1].replace('_', ' ')}: " + "; ".join(
+                    f"{f[v.columns[0]]}: {f[v.columns[1]]}" for f in v.facts) + ".")
+                ctx.answer_values = values[:1] if len(values) == 1 else values
+                break
+            else:
+                if not preds or all(v.origin != "high" for v in preds.values()):
+                    lines.append("no fact answers the question.")
         if not lines:
-            for v in ctx.answer_predicates():
-                shown = "; ".join(", ".join(f"{k}={val}" for k, val in f.items()) for f in v.facts[: self.top_entities])
-                lines.append(f"{v.name}: {shown}")
+            values: list[Any] = []
+            rank = {t: i for i, t in enumerate(self.ranked)}
+            views = sorted(ctx.answer_predicates(), key=lambda v: rank.get(v.tool or "", len(rank)))
+            for i, v in enumerate(views):
+                cols = [c for c in v.columns if c not in v.param_columns]
+                if len(cols) == 1:
+                    found = sorted({f[cols[0]] for f in v.facts}, key=str)
+                    if i == 0:  # the values of the best-matching tool are the answer; the others are context
+                        values = found
+                    keys = sorted({str(f[c]) for f in v.facts for c in v.param_columns})
+                    lines.append(f"{cols[0]} ({v.name} of {', '.join(keys)}): " + "; ".join(map(str, found)) + "."
+                                 if found else f"{v.name}: no facts for {', '.join(keys) or 'the question'}.")
+                else:
+                    shown = "; ".join(", ".join(f"{k}={val}" for k, val in f.items()) for f in v.facts)
+                    lines.append(f"{v.name}: {shown}" if shown else f"{v.name}: no facts.")
+            ctx.answer_values = values
         return "\n".join(lines) if lines else "no fact answers the question."
 
     def _members(self, ctx: RunContext, m: Measure, group_col: str) -> dict[Any, list[Any]]:

@@ -264,7 +264,7 @@ class Pipeline:
         facts: list[dict[str, Any]] = []
         for q in plan.top_k:
             args = {"predicate": view.name, **q.model_dump(exclude_none=True)}
-            args["k"] = min(max(1, args.get("k", self.settings.top_k)), 100)
+            args["k"] = min(max(1, args.get("k", self.settings.top_k)), 1000)
             try:
                 res = await self.client.call("get_top_k", args)
             except ToolCallError as exc:

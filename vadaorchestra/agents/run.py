@@ -45,8 +45,9 @@ async def ask(
 ) -> AskResult:
     """Answer ``question`` with the agents' team over MCP.
 
-    Either ``server_params`` (any AutoGen MCP server params: stdio, SSE, streamable HTTP) or ``catalog`` (then a
-    server runs in this process on a loopback port). ``policy`` defaults to the LLM policy over ``model_client``
+    Either ``server_params`` (any AutoGen MCP server params: stdio, SSE, streamable HTTP; ``catalog``/``data`` then
+    only name the server's catalog in the trace, for replay) or ``catalog`` (then a server runs in this process on a
+    loopback port). ``policy`` defaults to the LLM policy over ``model_client``
     when one is given, else to the deterministic offline policy.
     """
     from contextlib import ExitStack
@@ -58,6 +59,8 @@ async def ask(
     start = time.perf_counter()
     with ExitStack() as stack:
         header = {"question": question, "engine": engine}
+        if server_params is not None and catalog is not None:  # recorded for replay
+            header.update(catalog=str(Path(catalog).resolve()), data=str(Path(data or catalog).resolve()))
         if server_params is None:
             if catalog is None:
                 raise ValueError("give server_params or a catalog folder")

@@ -31,7 +31,8 @@ def lint_rules(program: str) -> list[str]:
     for rule in prog.rules:
         agg = next((lit for lit in rule.body if isinstance(lit, A.Assignment) and isinstance(lit.value, A.Aggregate)),
                    None)
-        if agg is None or agg.value.func not in ("sum", "count", "mean", "avg", "prod"):
+        # count(X) counts distinct X, which is what counting entities means; sums and means of amounts are the pitfall
+        if agg is None or agg.value.func not in ("sum", "mean", "avg", "prod"):
             continue
         if agg.value.contributors:
             continue
@@ -68,7 +69,13 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
     """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
     numbers, strings = _facts_values(ctx)
     problems = []
-    for m in _NUMBER.finditer(answer):
+    # digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers
+    masked = answer
+    for name in sorted(strings | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", ctx.question)),
+                       key=len, reverse=True):
+        if len(name) >= 3 and not _NUMBER.fullmatch(name):
+            masked = re.sub(re.escape(name), lambda m: "#" * len(m.group(0)), masked, flags=re.I)
+    for m in _NUMBER.finditer(masked):
         raw, suffix = m.group(1), m.group(2)
         try:
             shown = float(raw.replace(",", ""))
