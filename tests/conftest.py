@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vadaorchestra.datalog.engines import souffle_available
+from vadaorchestra.mcp_server.catalog import Catalog
+from vadaorchestra.mcp_server.server import ReasoningServer
+
+EXAMPLE_CATALOG = Path(__file__).resolve().parents[1] / "examples" / "catalog"
 
 ENGINES = [
     "duckdb",
@@ -17,3 +23,21 @@ ENGINES = [
 def engine(request) -> str:
     """Name of the engine under test."""
     return request.param
+
+
+# --- the MCP server over the example catalog ---------------------------------------------------------------------
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.load(EXAMPLE_CATALOG)
+
+
+@pytest.fixture
+def server(catalog, tmp_path):
+    srv = ReasoningServer(catalog, workspace_dir=tmp_path / "ws")
+    yield srv
+    srv.close()

@@ -4,11 +4,9 @@ a question names; through the library and through the in-memory MCP client."""
 from __future__ import annotations
 
 import json
-from contextlib import asynccontextmanager
-from pathlib import Path
 
 import pytest
-from mcp.shared.memory import create_connected_server_and_client_session
+from mcp_helpers import GAMMA, client, err, ok, snapshot
 
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.printer import format_program
@@ -24,59 +22,11 @@ from vadaorchestra.mcp_server.linking import (
     linker_for,
     numbers_in,
 )
-from vadaorchestra.mcp_server.server import BUILTIN_TOOLS, ReasoningServer
+from vadaorchestra.mcp_server.server import BUILTIN_TOOLS
 from vadaorchestra.mcp_server.workspace import Workspace
 
-CATALOG = Path(__file__).resolve().parents[1] / "examples" / "catalog"
-GAMMA = {"bank_name": "Bank Gamma"}
 COMPANIES = ["Alpha Corp", "Beta Holding", "DeepLogic Ltd", "Helio Power", "NeuralLinker SpA", "Orbit Foods",
              "Quanta Labs"]
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return Catalog.load(CATALOG)
-
-
-@pytest.fixture
-def server(catalog, tmp_path):
-    srv = ReasoningServer(catalog, workspace_dir=tmp_path / "ws")
-    yield srv
-    srv.close()
-
-
-@asynccontextmanager
-async def client(server: ReasoningServer):
-    async with create_connected_server_and_client_session(server.mcp) as c:
-        yield c
-
-
-async def ok(c, name: str, **args) -> dict:
-    res = await c.call_tool(name, args)
-    assert not res.isError, res.content[0].text
-    assert json.loads(res.content[0].text) == res.structuredContent
-    return res.structuredContent
-
-
-async def err(c, name: str, **args) -> str:
-    res = await c.call_tool(name, args)
-    assert res.isError, f"{name}({args}) succeeded: {res.structuredContent}"
-    return res.content[0].text
-
-
-def snapshot(server: ReasoningServer) -> dict:
-    out = {}
-    for ws in server.sessions.workspaces():
-        cur = ws.con.cursor()
-        names = [r[0] for r in cur.execute("SELECT table_name FROM duckdb_tables() WHERE NOT temporary").fetchall()]
-        out[str(ws.path)] = {n: cur.execute(f'SELECT * FROM "{n}" ORDER BY ALL').fetchall() for n in sorted(names)}
-        cur.close()
-    return out
 
 
 def matches(result: dict) -> list[tuple]:
