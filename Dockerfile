@@ -28,12 +28,14 @@ COPY vadaorchestra ./vadaorchestra
 RUN python3 -m venv /opt/venv && /opt/venv/bin/pip install --no-cache-dir . \
  && /opt/venv/bin/vadaorchestra --help > /dev/null
 ENV PATH=/opt/venv/bin:$PATH
+# the scenarios (`vadaorchestra run concentration-risk`); they generate their data next to their catalogs
 COPY scenarios /opt/vadaorchestra/scenarios
 ENV VADA_SCENARIOS=/opt/vadaorchestra/scenarios
 
 # The example catalog; mount your own over /srv/catalog (and its data root over /srv/data with --data).
 COPY examples/catalog /srv/catalog
-RUN useradd --system --home /srv vada && mkdir -p /srv/workspaces && chown vada /srv/workspaces
+RUN useradd --system --home /srv vada && mkdir -p /srv/workspaces && chown vada /srv/workspaces \
+ && chown -R vada /opt/vadaorchestra/scenarios
 USER vada
 WORKDIR /srv
 
