@@ -7,12 +7,14 @@ import vadaorchestra
 
 PACKAGE = Path(vadaorchestra.__file__).parent
 FORBIDDEN = {
-    "datalog": ("vadaorchestra.mcp_server", "vadaorchestra.agents", "vadaorchestra.cli", "mcp", "autogen_agentchat",
+    "datalog": ("vadaorchestra.mcp_server", "vadaorchestra.agents", "vadaorchestra.eval", "vadaorchestra.cli", "mcp",
+                "autogen_agentchat",
                 "autogen_ext", "autogen_core"),
-    "mcp_server": ("vadaorchestra.agents", "vadaorchestra.cli", "autogen_agentchat", "autogen_ext", "autogen_core"),
+    "mcp_server": ("vadaorchestra.agents", "vadaorchestra.eval", "vadaorchestra.cli", "autogen_agentchat", "autogen_ext", "autogen_core"),
     # agents reach reasoning only through MCP tools: never the workspace or the engines directly
-    "agents": ("vadaorchestra.cli", "vadaorchestra.datalog.engines", "vadaorchestra.datalog.api",
+    "agents": ("vadaorchestra.cli", "vadaorchestra.eval", "vadaorchestra.datalog.engines", "vadaorchestra.datalog.api",
                "vadaorchestra.mcp_server.workspace"),
+    "eval": ("vadaorchestra.cli",),
 }
 
 

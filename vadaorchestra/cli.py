@@ -208,6 +208,27 @@ def replay_cmd(
     typer.echo(f"{trace}: {report.steps} steps replayed, {report.hashes_checked} hashes identical")
 
 
+@app.command("eval")
+def eval_cmd(
+    dataset: Annotated[str, typer.Argument(help="bank_qa or bank_plus.")],
+    approach: Annotated[str, typer.Option("--approach", help="vadaorchestra, llm-only, rag (rag-10|rag-100|rag-1000), "
+                                          "llm-mcp.")] = "vadaorchestra",
+    model: Annotated[Path | None, typer.Option("--model", help="AutoGen model config of the answering model.")] = None,
+    judge: Annotated[Path | None, typer.Option("--judge", help="AutoGen model config of the LLM judge.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder (default runs/eval/DATASET).")] = None,
+    engine: EngineOpt = "duckdb",
+) -> None:
+    """Evaluate an approach on a QA dataset: per-question records (JSONL), a summary, and the figures."""
+    from vadaorchestra.eval import run_eval
+
+    try:
+        code = run_eval(dataset, approach, model, judge, limit, out, engine=engine)
+    except VadaError as exc:
+        _fail(exc)
+    raise typer.Exit(code)
+
+
 def _scenarios_dir() -> Path:
     import os
 

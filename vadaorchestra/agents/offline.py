@@ -32,11 +32,52 @@ BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size")
 
 
 def _asks_for_count(question: str) -> bool:
-    return bool(re.match(r"\s*(how many|count|number of)\b", question, re.I))
+    return bool(re.search(r"\bhow many\b|\bnumber of\b|^\s*count\b", question, re.I))
+
+
+ANALYSIS_WORDS = ("largest", "biggest", "top", "highest", "limit", "risk", "concentration", "concern", "breach",
+                  "exceed", "threshold")
+
+
+def _asks_for_analysis(question: str) -> bool:
+    """Rankings and threshold checks (the measure templates), as opposed to plain lookups and counts."""
+    return bool(terms(question) & {stem(w) for w in ANALYSIS_WORDS})
+
+
+def _noun(question: str) -> str | None:
+    """The thing asked for: 'Which suppliers ...' -> supplier; 'How many parts ...' -> part."""
+    m = re.search(r"\b(?:which|what|how many)\s+([a-z]+)", question, re.I)
+    return stem(m.group(1).lower()) if m else None
+
+
+def _answer_column(question: str, columns: list[str]) -> str | None:
+    """Of a predicate's non-parameter string columns, the one the question asks for (else the first)."""
+    noun = _noun(question)
+    if noun:
+        for c in columns:
+            if any(_match(noun, t) for t in terms(c)):
+                return c
+    return columns[0] if columns else None
 
 
 def _asks_for_list(question: str) -> bool:
     return bool(re.match(r"\s*(which|who|what|list|name|show)\b", question, re.I))
+
+
+def _window(question: str, value: str, width: int = 4) -> set[str] | None:
+    """Content words within ``width`` words of where ``value`` stands in the question."""
+    i = question.lower().find(value.lower())
+    if i < 0:
+        return None
+    before = re.findall(r"[a-z0-9]+", question[:i].lower())[-width:]
+    after = re.findall(r"[a-z0-9]+", question[i + len(value):].lower())[:width]
+    return {stem(w) for w in before + after if w not in STOPWORDS}
+
+
+def _overlap(words: set[str], tool: dict[str, Any]) -> float:
+    text = terms(" ".join([tool["name"], tool["description"], tool["output_predicate"]]))
+    name = terms(tool["name"])
+    return sum(2.0 if any(_match(w, x) for x in name) else 1.0 for w in words if any(_match(w, x) for x in text))
 
 
 def stem(word: str) -> str:
@@ -111,6 +152,9 @@ class OfflinePolicy:
     expanded: set[str] = field(default_factory=set)
     checks: dict[str, str] = field(default_factory=dict)  # measure predicate -> its over-limit predicate
     ranked: list[str] = field(default_factory=list)  # selected tools, best score first
+    candidates: list[str] = field(default_factory=list)  # tools whose words match the question, best first
+    chain: Call | None = None  # the first hop of a two-hop question
+    hops: dict[str, str] = field(default_factory=dict)  # second-hop tool -> its parameter, once planned
 
     # --- selection -------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
@@ -134,16 +178,56 @@ class OfflinePolicy:
         scores = {name: score(name) for name in docs}
         best = max(scores.values(), default=0.0)
         calls = []
-        for name in sorted(scores, key=lambda k: (-scores[k], k)):
-            if best <= 0 or scores[name] < self.threshold * best:
-                break
+        self.candidates = [name for name in sorted(scores, key=lambda k: (-scores[k], k))
+                           if best > 0 and scores[name] >= self.threshold * best]
+        for name in self.candidates:
             params = await self._link_all(ctx, probe, name, ctx.question)
             if params is not None:
                 calls.append(Call(tool=name, params=params, level="high"))
                 self.ranked.append(name)
+        if calls and not _asks_for_analysis(ctx.question):
+            first = self._first_hop(ctx, calls)
+            outer = self._outer_tools(ctx, first, docs) if first is not None else []
+            if outer:
+                # a question about the results of another question: ask the inner one first, the outer one after
+                self.chain = first
+                self.candidates = outer + [t for t in self.candidates if t not in outer]
+                calls, self.ranked = [first], [first.tool]
         ctx.event("select", scores={k: round(v, 3) for k, v in scores.items() if v > 0},
-                  chosen=[str(c) for c in calls])
+                  chosen=[str(c) for c in calls], chain=str(self.chain) if self.chain else None)
         return calls
+
+    def _outer_tools(self, ctx: RunContext, first: Call, docs: dict[str, set[str]]) -> list[str]:
+        """Tools the question's words away from the entity ask for, beyond what the first hop's name says.
+
+        Only distinctive words count (found in at most a third of the tools): 'Which suppliers ship to the plants
+        managed by X' leaves 'supplier', 'ship' outside the entity's phrase, naming a shipping tool; 'Which firms
+        audit the accounts of X' leaves only 'firm', a word nearly every tool uses."""
+        value = next(iter(first.params.values()), None)
+        window = _window(ctx.question, str(value)) if value is not None else None
+        if window is None:
+            return []
+        first_name = terms(first.tool) | terms(ctx.tools[first.tool]["output_predicate"])
+        outer = {w for w in terms(ctx.question) - window
+                 if not any(_match(w, x) for x in first_name)
+                 and sum(1 for d in docs.values() if any(_match(w, x) for x in d)) <= max(1, len(docs) // 3)}
+        if not outer:
+            return []
+        ranked = sorted(((_overlap(outer, ctx.tools[t]), t) for t in ctx.tools if t != first.tool), reverse=True)
+        return [t for sc, t in ranked if sc > 0]
+
+    def _first_hop(self, ctx: RunContext, calls: list[Call]) -> Call | None:
+        """The linked call whose tool best matches the words right around the entity it was linked to."""
+        best: tuple[float, Call] | None = None
+        for call in calls:
+            for value in call.params.values():
+                window = _window(ctx.question, str(value))
+                if window is None:
+                    continue
+                sc = _overlap(window, ctx.tools[call.tool])
+                if best is None or sc > best[0]:
+                    best = (sc, call)
+        return best[1] if best and best[0] > 0 else None
 
     async def _link_all(self, ctx: RunContext, probe: Probe, tool: str, text: str) -> dict[str, Any] | None:
         params = {}
@@ -225,8 +309,10 @@ class OfflinePolicy:
 
     # --- synthesis -------------------------------------------------------------------------------------------------
     async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
+        if self.chain is not None:
+            return self._join(ctx)
         out: list[RuleProposal] = self._counts(ctx) if _asks_for_count(ctx.question) else []
-        for m in self._measures(ctx):
+        for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else []):
             ref = self._reference(ctx, m)
             if ref is None:
                 continue
@@ -273,7 +359,7 @@ class OfflinePolicy:
             if v.origin != "high" or not v.param_columns or tag in self.proposed:
                 continue
             key = next(iter(v.param_columns))
-            counted = next((c for c in v.columns if c not in v.param_columns), None)
+            counted = _answer_column(ctx.question, [c for c in v.typed("string") if c not in v.param_columns])
             if counted is None:
                 continue
             self.proposed.add(tag)
@@ -314,9 +400,11 @@ class OfflinePolicy:
 
     # --- replanning -------------------------------------------------------------------------------------------------
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        if self.chain is not None:
+            return await self._second_hop(ctx, probe)
         calls: list[Call] = []
         used = {c.tool for c in ctx.executed.values() if c.level == "high"}
-        for m in self._measures(ctx)[:1]:
+        for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
             top = sorted((f for f in m.view.facts if isinstance(f.get(m.amount), (int, float))),
                          key=lambda f: -f[m.amount])[: self.top_entities]
             for fact in top:
@@ -337,7 +425,9 @@ class OfflinePolicy:
     async def answer(self, ctx: RunContext) -> str:
         lines: list[str] = []
         preds = ctx.predicates
-        for m in self._measures(ctx)[:1]:
+        if self.chain is not None:
+            return self._chain_answer(ctx)
+        for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
             base = self.checks.get(m.view.name)
             share = preds.get(f"{base}_share") if base else None
             key_value = next((f.get(m.key) for f in m.view.facts if m.key), None)
@@ -394,7 +484,9 @@ class OfflinePolicy:
             rank = {t: i for i, t in enumerate(self.ranked)}
             views = sorted(ctx.answer_predicates(), key=lambda v: rank.get(v.tool or "", len(rank)))
             for i, v in enumerate(views):
-                cols = [c for c in v.columns if c not in v.param_columns]
+                strings = [c for c in v.typed("string") if c not in v.param_columns]
+                col = _answer_column(ctx.question, strings)
+                cols = [col] if col else [c for c in v.columns if c not in v.param_columns]
                 if len(cols) == 1:
                     found = sorted({f[cols[0]] for f in v.facts}, key=str)
                     if i == 0:  # the values of the best-matching tool are the answer; the others are context
@@ -407,6 +499,80 @@ class OfflinePolicy:
                     lines.append(f"{v.name}: {shown}" if shown else f"{v.name}: no facts.")
             ctx.answer_values = values
         return "\n".join(lines) if lines else "no fact answers the question."
+
+    # --- two-hop questions ------------------------------------------------------------------------------------------
+    def _hop_view(self, ctx: RunContext, tool: str) -> PredicateView | None:
+        return next((v for v in ctx.predicates.values() if v.tool == tool), None)
+
+    async def _second_hop(self, ctx: RunContext, probe: Probe, fan_out: int = 30) -> list[Call]:
+        """Invoke the outer tool once per value of the inner one's output that its parameter links to."""
+        if self.hops:
+            return []
+        first = self._hop_view(ctx, self.chain.tool)
+        if first is None or not first.facts:
+            return []
+        for tool in self.candidates:
+            spec = ctx.tools[tool]
+            if tool == self.chain.tool or len(spec["parameters"]) != 1 or spec["parameters"][0]["type"] != "string":
+                continue
+            param = spec["parameters"][0]["name"]
+            for col in [c for c in first.typed("string") if c not in first.param_columns]:
+                values = sorted({f[col] for f in first.facts}, key=str)[:fan_out]
+                linked = []
+                for value in values:
+                    hits = await probe.lookup(tool, param, str(value))
+                    if any(h.get("exact") and str(h["value"]).lower() == str(value).lower() for h in hits):
+                        linked.append(value)
+                if linked:
+                    self.hops = {"tool": tool, "param": param, "via": col}
+                    return [Call(tool=tool, params={param: v}, level="high") for v in linked]
+        return []
+
+    def _join(self, ctx: RunContext) -> list[RuleProposal]:
+        """answer(E, X) :- inner(E, Y, ...), outer(Y, X, ...): the outer tool's answers for the inner one's results."""
+        if not self.hops or "join" in self.proposed:
+            return []
+        first, second = self._hop_view(ctx, self.chain.tool), self._hop_view(ctx, self.hops["tool"])
+        if first is None or second is None or not first.param_columns or not second.param_columns:
+            return []
+        self.proposed.add("join")
+        out_col = _answer_column(ctx.question, [c for c in second.typed("string") if c not in second.param_columns])
+        if out_col is None:
+            return []
+        taken: set[str] = set()
+        e, y, x = _var("entity", taken), _var(self.hops["via"], taken), _var(out_col, taken)
+        a = self._atom(first, {next(iter(first.param_columns)): e, self.hops["via"]: y})
+        b = self._atom(second, {next(iter(second.param_columns)): y, out_col: x})
+        name = f"{second.name}_of_{first.name}"
+        program = (f'@output("{name}"). @mapping("{name}", 0, "{next(iter(first.param_columns))}", "string"). '
+                   f'@mapping("{name}", 1, "{out_col}", "string").\n{name}({e}, {x}) :- {a}, {b}.')
+        if _asks_for_count(ctx.question):
+            count = f"{name}_count"
+            program += (f'\n@output("{count}"). @mapping("{count}", 0, "{next(iter(first.param_columns))}", '
+                        f'"string"). @mapping("{count}", 1, "{out_col}_count", "int").\n'
+                        f'{count}({e}, N) :- {name}({e}, {x}), N = count({x}).')
+            return [RuleProposal(program=program.replace(f'@output("{name}"). ', "", 1), output=count,
+                                 purpose=f"two hops, counted: {out_col} of {second.name} for the {self.hops['via']} "
+                                         f"values of {first.name}")]
+        return [RuleProposal(program=program, output=name,
+                             purpose=f"two hops: {out_col} of {second.name} for the {self.hops['via']} values of "
+                                     f"{first.name}")]
+
+    def _chain_answer(self, ctx: RunContext) -> str:
+        views = [v for v in ctx.predicates.values() if v.origin == "synthesized" and "_of_" in v.name]
+        if not views:
+            ctx.answer_values = []
+            return f"no fact answers the question ({self.chain} gave nothing to follow)."
+        v = views[-1]
+        col = v.columns[1]
+        entity = next(iter(self.chain.params.values()))
+        found = sorted({f[col] for f in v.facts if str(f[v.columns[0]]) == str(entity)}, key=str)
+        if v.name.endswith("_count"):
+            ctx.answer_values = found[:1]
+            return f"{col.replace('_', ' ')} for {entity}: " + "; ".join(map(str, found)) + "."
+        ctx.answer_values = found
+        return (f"{col} ({v.name} for {entity}): " + "; ".join(map(str, found)) + "."
+                if found else f"{v.name}: no facts for {entity}.")
 
     def _members(self, ctx: RunContext, m: Measure, group_col: str) -> dict[Any, list[Any]]:
         out: dict[Any, list[Any]] = {}

@@ -1,0 +1,5 @@
+import sys
+
+from vadaorchestra.eval.harness import main
+
+sys.exit(main())

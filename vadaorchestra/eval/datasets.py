@@ -1,0 +1,87 @@
+"""Datasets by name: a scenario folder whose ``dataset.py`` lists its question sets.
+
+``bank_qa`` and ``bank_plus`` live in ``scenarios/bank_qa``. The scenarios folder is ``$VADA_SCENARIOS``, else
+``./scenarios``, else the one next to the package (a source checkout).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import vadaorchestra
+from vadaorchestra.errors import VadaError
+
+
+class EvalError(VadaError):
+    """An evaluation cannot run: unknown dataset, an approach without the model it needs, a bad option."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    folder: Path
+    questions_path: Path
+    catalog: Path
+    data_root: Path
+    module: ModuleType
+
+    def questions(self, limit: int | None = None) -> list[dict[str, Any]]:
+        with self.questions_path.open(encoding="utf-8") as fh:
+            items = [json.loads(line) for line in fh if line.strip()]
+        return items[:limit] if limit is not None else items
+
+    def facts(self) -> list[str]:
+        """The knowledge graph as sentences (for the RAG baseline)."""
+        if not hasattr(self.module, "facts"):
+            raise EvalError(f"dataset {self.name!r} offers no verbalized facts for retrieval")
+        return list(self.module.facts())
+
+
+def scenarios_dir() -> Path:
+    here = Path(vadaorchestra.__file__).resolve().parents[1] / "scenarios"
+    for candidate in (os.environ.get("VADA_SCENARIOS"), Path.cwd() / "scenarios", here):
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    raise EvalError("no scenarios folder: run from the repository, or set VADA_SCENARIOS")
+
+
+def _load(path: Path) -> ModuleType:
+    name = f"vada_dataset_{path.parent.name}"
+    if name in sys.modules and getattr(sys.modules[name], "__file__", None) == str(path):
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def available() -> dict[str, Path]:
+    """Dataset name -> the ``dataset.py`` that defines it."""
+    out = {}
+    for path in sorted(scenarios_dir().glob("*/dataset.py")):
+        for name in getattr(_load(path), "QUESTION_SETS", {}):
+            out.setdefault(name, path)
+    return out
+
+
+def resolve(name: str, *, generate: bool = True) -> Dataset:
+    """The dataset called ``name`` (``bank-qa`` is ``bank_qa``); its data are generated when missing."""
+    key = name.replace("-", "_")
+    known = available()
+    if key not in known:
+        raise EvalError(f"unknown dataset {name!r}; datasets: {', '.join(sorted(known)) or 'none'}")
+    module = _load(known[key])
+    if generate and hasattr(module, "ensure"):
+        module.ensure()
+    path = Path(module.QUESTION_SETS[key])
+    if not path.is_file():
+        raise EvalError(f"dataset {key!r}: {str(path)!r} is missing")
+    return Dataset(key, known[key].parent, path, Path(module.CATALOG), Path(module.DATA_ROOT), module)

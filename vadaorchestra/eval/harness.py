@@ -1,0 +1,184 @@
+"""Run one approach over one dataset: a record per question, a summary, the figures.
+
+``<out>/<run>/records.jsonl`` holds per question ``id, type, template, complexity, question, gold, predicted, em,
+judge, seconds, error`` (and the answer text, where the prediction came from, approach details);
+``<out>/<run>/summary.json`` the EM (and judge accuracy) overall, per type and per complexity bucket, and timings.
+``<run>`` is the approach name, followed by the model config's name when a model answers. The figures in ``<out>``
+cover every run found there, so running several approaches into one folder compares them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from vadaorchestra.errors import VadaError
+from vadaorchestra.eval import plots
+from vadaorchestra.eval.baselines import Judge, Prediction, load_model, make, parse_approach
+from vadaorchestra.eval.datasets import EvalError, resolve
+from vadaorchestra.eval.metrics import exact_match, summarize
+
+DEFAULT_TIMEOUT = 300.0
+
+
+def default_out(dataset: str) -> Path:
+    return Path("runs") / "eval" / dataset.replace("-", "_")
+
+
+def run_label(approach: str, model: Path | None) -> str:
+    kind, k = parse_approach(approach)
+    name = f"rag-{k}" if kind == "rag" else kind
+    if model is not None:
+        return f"{name}--{Path(model).stem}"
+    return f"{name}--offline" if kind == "vadaorchestra" else name
+
+
+def _needs_model(approach: str) -> bool:
+    return parse_approach(approach)[0] != "vadaorchestra"
+
+
+def evaluate(dataset: str, approach: str = "vadaorchestra", model: str | Path | None = None,
+             judge: str | Path | None = None, limit: int | None = None, out_dir: str | Path | None = None, *,
+             engine: str = "duckdb", timeout: float = DEFAULT_TIMEOUT,
+             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Evaluate ``approach`` on ``dataset``; write the records, the summary and the figures; return the summary.
+
+    Raises :class:`EvalError` before any question runs when the approach needs a model and none is given.
+    """
+    import anyio
+
+    if limit is not None and limit < 1:
+        raise EvalError(f"--limit must be at least 1, not {limit}")
+    if _needs_model(approach) and model is None:
+        raise EvalError(f"approach {parse_approach(approach)[0]} needs a model: pass --model CONFIG")
+    ds = resolve(dataset)
+    out = Path(out_dir) if out_dir is not None else default_out(ds.name)
+    label = run_label(approach, Path(model) if model else None)
+    run_dir = out / label
+    questions = ds.questions(limit)
+    model_client = load_model(model) if model is not None else None
+    judge_client = load_model(judge) if judge is not None else None
+    say = progress or (lambda _msg: None)
+    started = time.time()
+    records = anyio.run(_run_all, ds, approach, model_client, judge_client, questions, engine, timeout, say)
+    summary = summarize(records, dataset=ds.name, approach=parse_approach(approach)[0], label=label,
+                        model=str(model) if model else None, judge_model=str(judge) if judge else None,
+                        limit=limit, engine=engine, started=round(started, 3))
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "records.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n"
+                                                   for r in records), encoding="utf-8")
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    figures = [p for p in (plots.accuracy_by_approach(out, ds.name), plots.accuracy_vs_complexity(out, ds.name)) if p]
+    summary["files"] = {"records": str(run_dir / "records.jsonl"), "summary": str(run_dir / "summary.json"),
+                        "figures": [str(p) for p in figures]}
+    return summary
+
+
+async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, questions: list[dict[str, Any]],
+                   engine: str, timeout: float, say: Callable[[str], None]) -> list[dict[str, Any]]:
+    import anyio
+
+    records = []
+    grader = Judge(judge_client) if judge_client is not None else None
+    try:
+        async with make(approach, ds, model_client, engine=engine) as runner:
+            for i, q in enumerate(questions, 1):
+                start = time.perf_counter()
+                pred: Prediction | None = None
+                error = None
+                try:
+                    with anyio.fail_after(timeout):
+                        pred = await runner.answer(q["question"])
+                except TimeoutError:
+                    error = f"timeout after {timeout:g} s"
+                except Exception as exc:  # noqa: BLE001 - one question's failure is its record, not the run's end
+                    error = f"{type(exc).__name__}: {getattr(exc, 'message', None) or exc}"
+                seconds = time.perf_counter() - start
+                em = exact_match(q["answer"], pred.values if pred else None)
+                verdict = None
+                if grader is not None:
+                    try:
+                        verdict = await grader.grade(q["question"], q["answer"], pred.text if pred else "")
+                    except Exception as exc:  # noqa: BLE001 - a judge failure leaves the verdict unknown
+                        error = (error + "; " if error else "") + f"judge: {type(exc).__name__}: {exc}"
+                records.append({
+                    "id": q["id"], "type": q.get("type"), "template": q.get("template"),
+                    "complexity": q.get("complexity"), "question": q["question"], "gold": q["answer"],
+                    "predicted": pred.values if pred else None, "em": em, "judge": verdict,
+                    "seconds": round(seconds, 3), "error": error,
+                    "answer_text": pred.text if pred else None, "source": pred.source if pred else None,
+                    **({"details": pred.extra} if pred and pred.extra else {}),
+                })
+                mark = "ok " if em else ("ERR" if error else "-- ")
+                say(f"[{i}/{len(questions)}] {mark} {q['id']} {q.get('type', ''):<9} {seconds:6.2f}s  {q['question']}"
+                    + (f"  ({error})" if error else ""))
+    finally:
+        for client in (model_client, judge_client):
+            close = getattr(client, "close", None)
+            if close is not None:
+                await close()
+    return records
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The summary as a small text table."""
+
+    def pct(v: float | None) -> str:
+        return "   -  " if v is None else f"{100 * v:5.1f}%"
+
+    s = summary["seconds"]
+    lines = [f"{summary['dataset']} / {summary['label']}: {summary['n']} questions, EM {pct(summary['em']).strip()}, "
+             f"judge {pct(summary['judge']).strip()}, {summary['errors']} errors, "
+             f"{s['mean'] if s['mean'] is not None else '-'} s/question (median {s['median']}, total {s['total']})",
+             f"  {'type':<12}{'n':>5}  {'EM':>6}  {'judge':>6}"]
+    for name, g in summary["by_type"].items():
+        lines.append(f"  {name:<12}{g['n']:>5}  {pct(g['em'])}  {pct(g['judge'])}")
+    lines.append(f"  {'complexity':<12}{'n':>5}  {'EM':>6}  {'judge':>6}")
+    for name, g in summary["by_complexity"].items():
+        lines.append(f"  {name:<12}{g['n']:>5}  {pct(g['em'])}  {pct(g['judge'])}")
+    for f in summary.get("files", {}).get("figures", []):
+        lines.append(f"  figure: {f}")
+    return "\n".join(lines)
+
+
+def run_eval(dataset: str, approach: str = "vadaorchestra", model: Path | None = None, judge: Path | None = None,
+             limit: int | None = None, out: Path | None = None, *, engine: str = "duckdb",
+             timeout: float = DEFAULT_TIMEOUT, quiet: bool = False) -> int:
+    """The ``vadaorchestra eval`` command: progress per question, then the summary table; 0, or 1 with the reason
+    on stderr."""
+    def say(msg: str) -> None:
+        if not quiet:
+            print(msg, flush=True)
+
+    try:
+        summary = evaluate(dataset, approach, model, judge, limit, out, engine=engine, timeout=timeout, progress=say)
+    except VadaError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    print(format_summary(summary))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m vadaorchestra.eval DATASET [--approach A] [--model CONFIG] [--judge CONFIG] [--limit N] [--out DIR]``"""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="vadaorchestra eval", description="Evaluate an approach on a QA dataset "
+                                 "(exact match, LLM-as-judge with --judge), with per-question records and figures.")
+    ap.add_argument("dataset", help="bank_qa or bank_plus (or another scenario's question set)")
+    ap.add_argument("--approach", default="vadaorchestra",
+                    help="vadaorchestra, llm-only, rag (rag-10, rag-100, rag-1000), llm-mcp")
+    ap.add_argument("--model", type=Path, default=None, help="AutoGen model config (JSON/YAML) of the answering model")
+    ap.add_argument("--judge", type=Path, default=None, help="model config of the judge (else no judge)")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    ap.add_argument("--out", type=Path, default=None, help="output folder (default runs/eval/DATASET)")
+    ap.add_argument("--engine", default="duckdb", help="duckdb, souffle or auto")
+    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per question")
+    ap.add_argument("--quiet", action="store_true", help="no line per question")
+    a = ap.parse_args(argv)
+    return run_eval(a.dataset, a.approach, a.model, a.judge, a.limit, a.out, engine=a.engine, timeout=a.timeout,
+                    quiet=a.quiet)
