@@ -11,12 +11,16 @@ from vadaorchestra.agents.replay import replay
 HERE = Path(__file__).resolve().parents[1] / "scenarios" / "company_control"
 
 
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(f"test_company_control_{name}", HERE / f"{name}.py")
+def _run_module():
+    spec = importlib.util.spec_from_file_location("test_company_control_run", HERE / "run.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _module(name: str):
+    return _run_module() if name == "run" else _run_module()._load(name)  # the scenario's own loader
 
 
 def test_the_same_seed_gives_the_same_files_and_another_seed_others(tmp_path):
