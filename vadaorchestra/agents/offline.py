@@ -469,7 +469,14 @@ class OfflinePolicy:
                                  f"{view.columns[3]} of {fmt_number(f[view.columns[3]])}: a breach "
                                  f"({group_pred}).")
         if _asks_for_count(ctx.question):
-            counts = [v for v in preds.values() if v.origin == "synthesized" and v.name.endswith("_count") and v.facts]
+            rank = {t: i for i, t in enumerate(self.ranked)}
+
+            def source_rank(view: PredicateView) -> int:  # the count over the best-matching tool's output first
+                src = preds.get(view.name.removesuffix("_count"))
+                return rank.get(src.tool if src and src.tool else "", len(rank))
+
+            counts = sorted((v for v in preds.values() if v.origin == "synthesized" and v.name.endswith("_count")
+                             and v.facts), key=source_rank)
             for v in counts:
                 values = [f[v.columns[1]] for f in v.facts]
                 lines.insert(0, f"{v.columns[1].replace('_', ' ')}: " + "; ".join(

@@ -132,7 +132,9 @@ class Pipeline:
                     raise PlanningError(f"{call} failed: {res.message}") from None
                 raise res
         # record in plan order once the stage is complete: one predicate per tool in a stage, so each hash is the
-        # state right after its call
+        # state right after its call; the views too, so that policies see the same order whichever call ended first
+        for res in results:
+            self.ctx.predicates[res["output_predicate"]] = self.ctx.predicates.pop(res["output_predicate"])
         for call, res in zip(stage.calls, results, strict=True):
             out = res["output_predicate"]
             hashes = await self._hashes([out])
