@@ -208,7 +208,8 @@ class OfflinePolicy:
         if window is None:
             return []
         first_name = terms(first.tool) | terms(ctx.tools[first.tool]["output_predicate"])
-        outer = {w for w in terms(ctx.question) - window
+        rest = re.sub(re.escape(str(value)), " ", ctx.question, flags=re.I)  # the entity's own words name nothing
+        outer = {w for w in terms(rest) - window
                  if not any(_match(w, x) for x in first_name)
                  and sum(1 for d in docs.values() if any(_match(w, x) for x in d)) <= max(1, len(docs) // 3)}
         if not outer:
