@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import csv
-import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -103,13 +102,9 @@ def _coerce(name: str, value: Any, typ: str | None):
         if isinstance(value, (str, int, float, bool)):
             return value
         raise ValidationError(f"parameter {name!r}: unsupported value {value!r}")
-    ok = {
-        "string": lambda v: isinstance(v, str),
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
-        "bool": lambda v: isinstance(v, bool),
-    }[typ]
-    if not ok(value):
+    from vadaorchestra.datalog.types import fits
+
+    if not fits(value, typ):
         raise ValidationError(f"parameter {name!r} must be a {typ}, got {value!r}")
     return float(value) if typ == "float" else value
 

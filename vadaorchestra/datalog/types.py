@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 ColType = Literal["string", "int", "float", "bool"]
@@ -34,6 +35,21 @@ def type_of_value(value: object) -> ColType:
     if isinstance(value, float):
         return "float"
     return "string"
+
+
+def fits(value: object, typ: ColType) -> bool:
+    """Whether a Python value may stand in a column of ``typ`` (an int fits a float column; a bool fits nothing but
+    bool; floats must be finite)."""
+    match typ:
+        case "string":
+            return isinstance(value, str)
+        case "int":
+            return isinstance(value, int) and not isinstance(value, bool)
+        case "float":
+            return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        case "bool":
+            return isinstance(value, bool)
+    return False
 
 
 def comparable(a: ColType | None, b: ColType | None) -> bool:

@@ -30,6 +30,7 @@ from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.api import body_predicates, database_schemas, format_value, run, validate
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
+from vadaorchestra.datalog.types import fits
 from vadaorchestra.datalog.validator import Analysis
 from vadaorchestra.errors import Diagnostic, VadaError, ValidationError, WorkspaceError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
@@ -157,7 +158,7 @@ class Workspace:
     def invoke(self, tool: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Run a catalog tool with ``params`` and add its output facts to the output predicate."""
         start = time.perf_counter()
-        spec = self.catalog.get(tool) if tool in self.catalog.tools else None
+        spec = self.catalog.tools.get(tool)
         if spec is None:
             raise WorkspaceError(f"unknown tool {tool!r}; tools: {', '.join(self.catalog.tools)}")
         params = dict(params or {})
@@ -433,11 +434,7 @@ def _records(cols, rows) -> list[dict[str, Any]]:
 
 
 def _typed(value: Any, typ: str, what: str) -> Any:
-    ok = {"string": lambda v: isinstance(v, str),
-          "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-          "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
-          "bool": lambda v: isinstance(v, bool)}[typ]
-    if not ok(value):
+    if not fits(value, typ):
         raise WorkspaceError(f"{what} must be a {'number' if typ == 'float' else typ} here, got {value!r}")
     return value
 
