@@ -8,13 +8,19 @@ loading is measured by neither side, and then calls either ``vadaorchestra.datal
 hand-written SQL. By default both sides return their rows sorted to Python (what ``run`` does); ``--sink table``
 writes the result into a table instead (``run(..., materialize=...)`` against ``CREATE TABLE ... AS``).
 
+When ``souffle`` is on PATH (and ``engine="souffle"`` works) the same program is also run on the Soufflé engine, in
+the same alternation: interpreted (``souffle s``), and compiled (``mode="compiled"``): the child runs the program twice
+with a fresh binary cache, the first run compiles (``compile s``: the engine's own compile time, reported apart) and
+the second hits the cache (``compiled s``). Ratios are to the hand-written DuckDB SQL.
+
 Workloads:
   control  company control (msum recursion) on generated ownership graphs; anchor: an iterative SQL loop driven
            from Python (a recursive CTE cannot aggregate inside the recursion)
   tc       transitive closure of sparse random graphs; anchor: WITH RECURSIVE ... UNION
   loans    union of 1M loans and 1M credit lines, summed per (bank, borrower); anchor: UNION + GROUP BY
 
-Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans] [--reps 3] [--sink fetch|table]
+Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans] [--sizes 1000,10000] [--reps 3]
+                                  [--sink fetch|table] [--souffle both|interpreted|compiled|none] [--souffle-jobs N]
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ import duckdb  # noqa: E402
 import numpy as np  # noqa: E402
 
 SEED = 20240607
-SIDES_LABEL = {"vo": "vadaorchestra", "sql": "DuckDB SQL", "souffle": "souffle"}
+SIDES_LABEL = {"vo": "vadaorchestra", "sql": "DuckDB SQL", "souffle": "souffle interp", "souffle_c": "souffle compiled"}
+SOUFFLE_SIDES = {"interpreted": ("souffle",), "compiled": ("souffle_c",), "both": ("souffle", "souffle_c"), "none": ()}
 RESULT_TABLE = "bench_result"
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -253,13 +260,15 @@ WORKLOADS: dict[str, Workload] = {
 # ----------------------------------------------------------------------------------------------------------------------
 # One side of one measurement, in-process (the smoke test calls these directly)
 # ----------------------------------------------------------------------------------------------------------------------
-def run_vadaorchestra(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch", engine: str = "duckdb"):
+def run_vadaorchestra(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch", engine: str = "duckdb",
+                      engine_options: dict | None = None):
     """Run the workload's program on the tables of ``con``; sorted rows (``fetch``) or the row count (``table``)."""
     from vadaorchestra.datalog import run
 
     if sink == "fetch":
-        return run(wl.program, database=con, engine=engine).rows(wl.output)
-    run(wl.program, database=con, engine=engine, outputs=[], materialize={wl.output: RESULT_TABLE})
+        return run(wl.program, database=con, engine=engine, engine_options=engine_options).rows(wl.output)
+    run(wl.program, database=con, engine=engine, engine_options=engine_options, outputs=[],
+        materialize={wl.output: RESULT_TABLE})
     return con.execute(f"SELECT count(*) FROM {RESULT_TABLE}").fetchone()[0]
 
 
@@ -275,10 +284,13 @@ def run_sql(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch"):
         cleanup_anchor(con)
 
 
-def run_side(side: str, wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch"):
+def run_side(side: str, wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch",
+             engine_options: dict | None = None):
     if side == "sql":
         return run_sql(wl, con, sink)
-    return run_vadaorchestra(wl, con, sink, engine="souffle" if side == "souffle" else "duckdb")
+    if side in ("souffle", "souffle_c"):
+        return run_vadaorchestra(wl, con, sink, engine="souffle", engine_options=engine_options)
+    return run_vadaorchestra(wl, con, sink)
 
 
 def digest(rows) -> str:
@@ -290,14 +302,31 @@ def digest(rows) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------------------------
-# Soufflé columns: PLACEHOLDER for the Soufflé engine's own measurements
+# Soufflé columns
 # ----------------------------------------------------------------------------------------------------------------------
-def souffle_columns(wl: Workload, size: int, data: Path) -> dict[str, float] | None:
-    """TODO(souffle engine): fill in Soufflé's columns for one workload and size, e.g.
-    ``{"souffle interp s": ..., "souffle compiled s": ..., "souffle compile s": ...}`` (compile time reported apart
-    from run time), measured the same way as the other sides (fresh process, inputs loaded before the clock starts;
-    ``data`` holds one Parquet file per input table, named after the table). Returns None until the Soufflé engine exposes its modes; the columns are added to the table when it does not."""
-    return None
+SOUFFLE_COLUMNS = ("souffle s", "souffle/SQL", "compiled s", "compiled/SQL", "compile s")
+
+
+def souffle_columns(summ: dict[str, dict | None], sides: list[str]) -> dict[str, str]:
+    """The Soufflé engine's cells for one workload and size, from the summaries of its sides: interpreted seconds,
+    compiled seconds (the second run, from the binary cache), the compile time of the first run (the engine's own
+    measure of its ``souffle -o`` calls, shown apart from the run), and the ratios to the hand-written DuckDB SQL."""
+    sql = summ.get("sql")
+    cells: dict[str, str] = {}
+
+    def ratio(x: dict | None) -> str:
+        return f"{x['seconds'] / sql['seconds']:.2f}x" if x and sql else "—"
+
+    if "souffle" in sides:
+        interp = summ.get("souffle")
+        cells["souffle s"] = f"{interp['seconds']:.3f}" if interp else "error"
+        cells["souffle/SQL"] = ratio(interp)
+    if "souffle_c" in sides:
+        comp = summ.get("souffle_c")
+        cells["compiled s"] = f"{comp['seconds']:.3f}" if comp else "error"
+        cells["compiled/SQL"] = ratio(comp)
+        cells["compile s"] = f"{comp['compile_s']:.1f}" if comp else "—"
+    return cells
 
 
 def souffle_status() -> tuple[bool, str]:
@@ -362,23 +391,62 @@ def child(spec: dict) -> None:
     for t in wl.tables:  # streamed from Parquet: loading peaks at about the size of the loaded tables
         con.execute(f"CREATE TABLE main.{t} AS SELECT * FROM read_parquet('{Path(spec['data']) / (t + '.parquet')}')")
     gc.collect()
+    side = spec["side"]
+    extra: dict = {}
+    options: dict | None = None
+    cache = None
+    has_stats = False
+    if side in ("souffle", "souffle_c"):
+        import inspect
+
+        from vadaorchestra.datalog.engines.souffle_engine import SouffleEngine
+
+        stats: dict = {}
+        options = {"jobs": spec.get("souffle_jobs", 1)}
+        has_stats = "stats" in inspect.signature(SouffleEngine).parameters  # older engines: no counters
+        if has_stats:
+            options["stats"] = stats
+        if side == "souffle_c":  # a fresh binary cache: the first run compiles, the second hits the cache
+            cache = tempfile.TemporaryDirectory(prefix="vo_bench_cache_")
+            options |= {"mode": "compiled", "cache_dir": cache.name}
+            start = time.perf_counter()
+            first = run_side(side, wl, con, spec["sink"], options)
+            extra["first_s"] = time.perf_counter() - start
+            if has_stats:
+                extra["compile_s"] = stats["compile_seconds"]
+                extra["compilations"] = stats["compilations"]
+            extra["first_digest"] = digest(first if not isinstance(first, int) else
+                                           con.execute(f"SELECT * FROM {RESULT_TABLE} ORDER BY ALL").fetchall())
+            del first
+            gc.collect()
+            stats.clear()
     base = current_rss_mib()
     reset = reset_peak_rss()
     start = time.perf_counter()
-    result = run_side(spec["side"], wl, con, spec["sink"])
+    result = run_side(side, wl, con, spec["sink"], options)
     seconds = time.perf_counter() - start
     peak = peak_rss_mib()
+    if has_stats:
+        extra["souffle_runs"] = stats["souffle_runs"]
+        extra["rounds"] = stats["rounds"]
+    if options is not None:
+        extra["souffle_peak_mib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if "first_s" in extra and "compile_s" not in extra:  # without the engine's counter: first run - cached run
+        extra["compile_s"] = max(0.0, extra["first_s"] - seconds)
+        extra["compilations"] = "?"
+    if cache is not None:
+        cache.cleanup()
     if isinstance(result, int):
         count = result
         result = con.execute(f"SELECT * FROM {RESULT_TABLE} ORDER BY ALL").fetchall()
     else:
         count = len(result)
     print(json.dumps({"seconds": seconds, "rows": count, "peak_mib": peak, "base_mib": base, "reset": reset,
-                      "digest": digest(result)}), flush=True)
+                      "digest": digest(result), **extra}), flush=True)
 
 
-def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float) -> dict:
-    spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink}
+def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1) -> dict:
+    spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs}
     try:
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
                               capture_output=True, text=True, timeout=timeout)
@@ -402,18 +470,30 @@ def summarize(runs: list[dict]) -> dict | None:
     ok = [r for r in runs if "error" not in r]
     if not ok:
         return None
-    return {"seconds": statistics.median(r["seconds"] for r in ok), "peak_mib": max(r["peak_mib"] for r in ok),
-            "base_mib": max(r["base_mib"] for r in ok), "rows": ok[0]["rows"], "digests": {r["digest"] for r in ok},
-            "n": len(ok)}
+    out = {"seconds": statistics.median(r["seconds"] for r in ok), "peak_mib": max(r["peak_mib"] for r in ok),
+           "base_mib": max(r["base_mib"] for r in ok), "rows": ok[0]["rows"],
+           "digests": {r["digest"] for r in ok} | {r["first_digest"] for r in ok if "first_digest" in r},
+           "n": len(ok)}
+    for key in ("compile_s", "first_s", "souffle_peak_mib", "souffle_runs", "rounds"):
+        if all(key in r for r in ok):
+            out[key] = (max if key == "souffle_peak_mib" else statistics.median)(r[key] for r in ok)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smallest size of each workload only (smoke run)")
     ap.add_argument("--only", help=f"comma-separated workloads among: {', '.join(WORKLOADS)}")
+    ap.add_argument("--sizes", help="comma-separated sizes instead of each workload's own (e.g. 1000,10000)")
     ap.add_argument("--reps", type=int, help="repetitions per side (default 3, or 1 with --quick)")
     ap.add_argument("--sink", choices=("fetch", "table"), default="fetch",
                     help="fetch: both sides return sorted rows to Python (default); table: both write a table")
+    ap.add_argument("--souffle", choices=tuple(SOUFFLE_SIDES),
+                    help="Soufflé engine modes to measure when souffle is available (default both, or interpreted "
+                         "with --quick: compiling costs ~10-40 s per program)")
+    ap.add_argument("--souffle-jobs", type=int, default=1,
+                    help="Soufflé's -j, at compile and run time (default 1, the engine's default: on the layered "
+                         "programs of recursive aggregates -j2 was slower on a 2-core machine)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per measurement (default 1800)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -426,18 +506,34 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         ap.error(f"unknown workload(s) {', '.join(unknown)}; choose among {', '.join(WORKLOADS)}")
+    try:
+        sizes = [int(x) for x in args.sizes.split(",") if x.strip()] if args.sizes else None
+    except ValueError:
+        ap.error(f"--sizes takes comma-separated integers, got {args.sizes!r}")
     reps = args.reps or (1 if args.quick else 3)
 
     threads = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
+    jobs = args.souffle_jobs
     print(f"# vadaorchestra engine benchmark — Python {platform.python_version()}, DuckDB {duckdb.__version__}, "
           f"{os.cpu_count()} CPUs, DuckDB threads {threads}, seed {args.seed}")
     print(f"# {reps} repetition(s) per side, each in a fresh process, sides alternating; time = median, "
           "peak = max over repetitions of the process's peak RSS during the run (VmHWM, reset after loading)")
-    print(f"# sink: {args.sink} ({'both sides return sorted rows to Python' if args.sink == 'fetch' else 'both sides write a sorted result table'}); "
-          "input loading is not timed on either side")
+    print(f"# sink: {args.sink} ({'all sides return sorted rows to Python' if args.sink == 'fetch' else 'all sides write a sorted result table'}); "
+          "input loading is not timed on any side")
     ok, why = souffle_status()
-    sides = ["vo", "sql"] + (["souffle"] if ok else [])
-    print(f"souffle: {'available — ' + why if ok else 'not available'}" + ("" if ok else f" ({why})"))
+    modes = args.souffle or ("interpreted" if args.quick else "both")
+    souffle_sides = list(SOUFFLE_SIDES[modes]) if ok else []
+    sides = ["vo", "sql", *souffle_sides]
+    if not ok:
+        print(f"souffle: not available ({why})")
+    elif not souffle_sides:
+        print("souffle: available, not measured (--souffle none)")
+    else:
+        print(f"souffle: available — {why}; measuring {', '.join(SIDES_LABEL[s] for s in souffle_sides)} with -j{jobs}"
+              + ("; compiled: the child runs twice with a fresh binary cache, the first run compiles (compile s), "
+                 "the second is timed" if "souffle_c" in souffle_sides else "")
+              + ("; compiled mode skipped with --quick (--souffle both to measure it)"
+                 if args.quick and not args.souffle else ""))
     print()
 
     table: list[dict] = []
@@ -446,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
             wl = WORKLOADS[name]
             print(f"## {wl.name}: {wl.title}")
             print(f"   {wl.anchor_note}")
-            for size in wl.sizes[:1] if args.quick else wl.sizes:
+            failed: dict[str, str] = {}  # Soufflé side -> why larger sizes are skipped
+            for size in sizes or (wl.sizes[:1] if args.quick else wl.sizes):
                 data = Path(tmp) / f"{wl.name}_{size}"
                 data.mkdir()
                 t0 = time.perf_counter()
@@ -458,77 +555,104 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"-- {wl.name} {fmt_size(size)} {wl.unit}: {inputs}  (generated in {time.perf_counter() - t0:.1f} s)",
                       flush=True)
                 runs: dict[str, list[dict]] = {s: [] for s in sides}
+                for side, reason in failed.items():
+                    runs[side].append({"error": f"skipped: {reason} at a smaller size"})
+                    print(f"   {SIDES_LABEL[side]:>16}: skipped ({reason} at a smaller size)", flush=True)
+                active = [s for s in sides if s not in failed]
                 for rep in range(reps):
-                    order = sides if rep % 2 == 0 else [sides[1], sides[0], *sides[2:]]
-                    for side in order:
-                        r = measure(side, wl, data, args.sink, args.timeout)
+                    for side in active if rep % 2 == 0 else active[::-1]:
+                        r = measure(side, wl, data, args.sink, args.timeout, jobs)
                         runs[side].append(r)
-                        if "error" in r:
-                            print(f"   rep {rep + 1} {SIDES_LABEL[side]:>13}: ERROR {r['error']}", flush=True)
-                        else:
-                            print(f"   rep {rep + 1} {SIDES_LABEL[side]:>13}: {r['seconds']:8.3f} s  "
-                                  f"peak {r['peak_mib']:7.0f} MiB (before the run: {r['base_mib']:.0f})  "
-                                  f"rows {r['rows']:,}  digest {r['digest']}"
-                                  + ("" if r.get("reset") else "  (peak could not be reset: includes loading)"), flush=True)
+                        print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}
-                vo, sql = summ["vo"], summ["sql"]
-                if vo and sql:
-                    agree = vo["rows"] == sql["rows"] and vo["digests"] == sql["digests"] and len(vo["digests"]) == 1
-                    print(f"   result check: {'vadaorchestra == DuckDB SQL' if agree else 'MISMATCH between vadaorchestra and DuckDB SQL'}"
-                          f" ({vo['rows']:,} vs {sql['rows']:,} rows)")
-                else:
-                    agree = False
-                souffle = summ.get("souffle")
-                if souffle and sql and (souffle["rows"], souffle["digests"]) != (sql["rows"], sql["digests"]):
-                    agree = False
-                    print(f"   result check: MISMATCH between souffle and DuckDB SQL ({souffle['rows']:,} vs "
-                          f"{sql['rows']:,} rows)")
-                extra = souffle_columns(wl, size, data) if ok else None
-                row = {"workload": wl.name, "size": f"{fmt_size(size)} {wl.unit}", "inputs": inputs, "vo": vo,
-                       "sql": sql, "agree": agree, "souffle": summ.get("souffle"), "extra": extra,
+                for side in souffle_sides:
+                    if side not in failed and summ[side] is None:
+                        failed[side] = "timed out" if any("timeout" in r.get("error", "") for r in runs[side]) \
+                            else "failed"
+                agree = check_results(summ, sides)
+                row = {"workload": wl.name, "size": f"{fmt_size(size)} {wl.unit}", "inputs": inputs,
+                       "vo": summ["vo"], "sql": summ["sql"], "agree": agree, "souffle": summ.get("souffle"),
+                       "extra": souffle_columns(summ, souffle_sides) if souffle_sides else None,
                        "errors": {s: [r["error"] for r in runs[s] if "error" in r] for s in sides}}
                 table.append(row)
+                vo, sql = summ["vo"], summ["sql"]
                 if vo and sql:
                     print(f"   median: vadaorchestra {vo['seconds']:.3f} s, DuckDB SQL {sql['seconds']:.3f} s, "
-                          f"ratio {vo['seconds'] / sql['seconds']:.2f}x", flush=True)
+                          f"ratio {vo['seconds'] / sql['seconds']:.2f}x"
+                          + "".join(f", {SIDES_LABEL[s]} {summ[s]['seconds']:.3f} s ({summ[s]['seconds'] / sql['seconds']:.2f}x)"
+                                    for s in souffle_sides if summ[s])
+                          + (f", compile {summ['souffle_c']['compile_s']:.1f} s" if summ.get("souffle_c") else ""),
+                          flush=True)
             print()
 
-    print_table(table, ok)
+    print_table(table, bool(souffle_sides))
     print_targets(table)
     return 0 if all(r["agree"] for r in table) else 1
 
 
+def print_measurement(rep: int, side: str, r: dict) -> None:
+    if "error" in r:
+        print(f"   rep {rep + 1} {SIDES_LABEL[side]:>16}: ERROR {r['error']}", flush=True)
+        return
+    notes = []
+    if "souffle_runs" in r:
+        notes.append(f"{r['souffle_runs']} Soufflé runs, {r['rounds']} rounds run by the engine")
+    if "compile_s" in r:
+        notes.append(f"first run {r['first_s']:.3f} s with {r['compilations']} compilation(s) taking "
+                     f"{r['compile_s']:.1f} s")
+    elif "souffle_peak_mib" in r:
+        notes.append(f"Soufflé processes' peak {r['souffle_peak_mib']:.0f} MiB")
+    more = f"  ({'; '.join(notes)})" if notes else ""
+    print(f"   rep {rep + 1} {SIDES_LABEL[side]:>16}: {r['seconds']:8.3f} s  "
+          f"peak {r['peak_mib']:7.0f} MiB (before the run: {r['base_mib']:.0f})  "
+          f"rows {r['rows']:,}  digest {r['digest']}"
+          + ("" if r.get("reset") else "  (peak could not be reset: includes loading)") + more, flush=True)
+
+
+def check_results(summ: dict[str, dict | None], sides: list[str]) -> bool:
+    """Every side that ran returns the same rows as the hand-written SQL (count and digest, every repetition)."""
+    sql = summ["sql"]
+    if not sql or len(sql["digests"]) != 1:
+        print("   result check: no DuckDB SQL result to compare with")
+        return False
+    agree = True
+    for side in sides[:1] + sides[2:]:
+        x = summ[side]
+        if x is None:
+            agree = agree and side != "vo"  # a Soufflé side that failed is reported as an error, not a mismatch
+            continue
+        same = x["rows"] == sql["rows"] and x["digests"] == sql["digests"]
+        agree = agree and same
+        print(f"   result check: {SIDES_LABEL[side]} {'==' if same else 'MISMATCH with'} DuckDB SQL "
+              f"({x['rows']:,} vs {sql['rows']:,} rows)")
+    return agree
+
+
 def print_table(table: list[dict], souffle_ok: bool) -> None:
-    extra_cols: list[str] = []
-    for r in table:
-        for k in r["extra"] or {}:
-            if k not in extra_cols:
-                extra_cols.append(k)
+    extra_cols = [c for c in SOUFFLE_COLUMNS if any(c in (r["extra"] or {}) for r in table)]
     head = ["workload", "size", "inputs", "result rows", "vadaorchestra s", "DuckDB SQL s", "ratio",
-            "peak MiB"]
-    if souffle_ok:
-        head.append("souffle s")
-    head += extra_cols
+            "peak MiB", *extra_cols]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" for _ in head) + "|")
     for r in table:
         vo, sql = r["vo"], r["sql"]
         rows = f"{vo['rows']:,}" if vo else f"{sql['rows']:,}" if sql else "—"
-        if vo and sql and not r["agree"]:
+        if not r["agree"]:
             rows += " (MISMATCH)"
         cells = [r["workload"], r["size"], r["inputs"], rows,
                  f"{vo['seconds']:.3f}" if vo else "error", f"{sql['seconds']:.3f}" if sql else "error",
                  f"{vo['seconds'] / sql['seconds']:.2f}x" if vo and sql else "—",
                  " / ".join(f"{x['peak_mib']:.0f}" if x else "—" for x in (vo, sql))
                  + f" (base {max(x['base_mib'] for x in (vo, sql) if x):.0f})" if vo or sql else "—"]
-        if souffle_ok:
-            s = r["souffle"]
-            cells.append(f"{s['seconds']:.3f}" if s else "error")
-        cells += [f"{(r['extra'] or {}).get(k, float('nan')):.3f}" for k in extra_cols]
+        cells += [(r["extra"] or {}).get(k, "—") for k in extra_cols]
         print("| " + " | ".join(cells) + " |")
     print("\npeak MiB = vadaorchestra / DuckDB SQL: peak resident memory of the measuring process during the run, max over "
           "the repetitions (process total: Python, DuckDB, the loaded inputs and the result); base = its resident size "
           "after imports and input loading, before the clock starts (the run's own memory is peak - base)")
+    if souffle_ok:
+        print("souffle s = Soufflé engine, interpreted; compiled s = compiled mode, second run (binary from the cache); "
+              "compile s = the first run's compilation time (Soufflé's -o, C++ included), not in compiled s; "
+              "x/SQL = ratio to the hand-written DuckDB SQL")
     errors = [(r["workload"], r["size"], s, e) for r in table for s, es in r["errors"].items() for e in es]
     for w, size, s, e in errors:
         print(f"error: {w} {size} {SIDES_LABEL[s]}: {e}")

@@ -18,7 +18,9 @@ Conventions:
 - an aggregate ranges over the *distinct bindings* of the rule's body: the bindings go to an auxiliary relation
   first, the groups to another, and the aggregate reads the bindings relation;
 - bool-valued functions (``contains``, ``starts_with``, ``ends_with``) and ``floor``/``ceil``/``round`` become
-  case splits: one clause per combination of outcomes, each guarded by Soufflé constraints.
+  case splits: one clause per combination of outcomes, each guarded by Soufflé constraints;
+- a recursive stratum with aggregates, which Soufflé refuses (an aggregate inside recursion), is unrolled by
+  :func:`compile_layers` into a fixed number of rounds per program, each round a layer of non-recursive relations.
 """
 
 from __future__ import annotations
@@ -320,11 +322,14 @@ class ProgramBuilder:
         self.clause(f"{dst}({vs}) :- {src}({vs}).")
 
     # --- rule bodies --------------------------------------------------------------------------------------------------
-    def body(self, ri: RuleInfo, pos_rels: Sequence[str], neg_rels: Sequence[str]) -> tuple[Body, _Rule]:
+    def body(self, ri: RuleInfo, pos_rels: Sequence[str], neg_rels: Sequence[str],
+             guard: Sequence[str] = ()) -> tuple[Body, _Rule]:
+        """The rule's body over the given relations; ``guard`` literals (atoms of the engine's own relations) come
+        first in every clause."""
         label = rule_label(ri)
         rc = _Rule(ri, label)
         preds = self.analysis.predicates
-        lits: list[str] = []
+        lits: list[str] = list(guard)
         fresh = itertools.count(1)
         for atom, rel in zip(ri.positives, pos_rels, strict=True):
             types = preds[atom.pred].types
@@ -439,14 +444,14 @@ class ProgramBuilder:
 
     # --- rules --------------------------------------------------------------------------------------------------------
     def rule(self, ri: RuleInfo, heads: Sequence[tuple[A.Atom, str]], pos_rels: Sequence[str],
-             neg_rels: Sequence[str]) -> None:
+             neg_rels: Sequence[str], guard: Sequence[str] = ()) -> None:
         """Clauses deriving each head atom (to the given relation) of a rule without aggregate or existentials."""
         label = rule_label(ri)
         if ri.existentials:
             raise CompileError(f"existential rules are run by the engine, not compiled ({label})")
         if ri.aggregate is not None:
             raise CompileError(f"use ProgramBuilder.aggregate for aggregate rules ({label})")
-        body, _ = self.body(ri, pos_rels, neg_rels)
+        body, _ = self.body(ri, pos_rels, neg_rels, guard)
         self._error_clauses(body.guards, label, ri.span)
         for atom, rel in heads:
             types = self.analysis.predicates[atom.pred].types
@@ -455,10 +460,10 @@ class ProgramBuilder:
                 self.clause(f"{rel}({args}) :- {', '.join(case) or 'true'}.", label, ri.span)
 
     def bindings(self, ri: RuleInfo, rel: str, names: Sequence[str], pos_rels: Sequence[str],
-                 neg_rels: Sequence[str]) -> tuple[ColType, ...]:
+                 neg_rels: Sequence[str], guard: Sequence[str] = ()) -> tuple[ColType, ...]:
         """Clauses for ``rel(names...)``: the distinct bindings of the rule's body projected on ``names``."""
         label = rule_label(ri)
-        body, _ = self.body(ri, pos_rels, neg_rels)
+        body, _ = self.body(ri, pos_rels, neg_rels, guard)
         types = tuple(body.types.get(n) or "string" for n in names)
         self.decl(rel, types)
         self._error_clauses(body.guards, label, ri.span)
@@ -467,38 +472,49 @@ class ProgramBuilder:
             self.clause(f"{rel}({args}) :- {', '.join(case) or 'true'}.", label, ri.span)
         return types
 
-    def aggregate(self, ri: RuleInfo, head_rel: str, pos_rels: Sequence[str], neg_rels: Sequence[str]) -> None:
-        """Clauses computing an aggregate rule's head into ``head_rel`` (over the distinct bindings of its body)."""
+    def aggregate(self, ri: RuleInfo, head_rel: str, pos_rels: Sequence[str], neg_rels: Sequence[str],
+                  guard: Sequence[str] = (), more_pos: Sequence[Sequence[str]] = ()) -> None:
+        """Clauses computing an aggregate rule's head into ``head_rel`` (over the distinct bindings of its body;
+        only when the ``guard`` literals hold). ``more_pos``: other relations for the body atoms whose bindings
+        count too (the body ranges over the union of the alternatives)."""
         assert ri.aggregate is not None
         label, span = rule_label(ri), ri.span
         var, agg = ri.aggregate
         if agg.func in ("prod", "mprod"):
             raise CompileError(f"aggregate {agg.func!r} has no Soufflé counterpart ({label}); use the DuckDB engine")
-        body, rc = self.body(ri, pos_rels, neg_rels)
-        self._error_clauses(body.guards, label, span)
         names = list(ri.body_vars)
         k = self.fresh("agg")
         # 1. bindings, with the aggregated value as an extra column
-        value_cases: list[Case] = []
-        if agg.expr is not None and agg.func not in ("count", "mcount"):
-            n_div = len(rc.divisors)
-            value_cases = rc.expr(agg.expr)
-            self._error_clauses([b + d.guards + (f"{d.text} = 0.0",) for d in rc.divisors[n_div:]
-                                 for b in body.cases], label, span)
-        vtype: ColType | None = value_cases[0].typ if value_cases else None
-        if agg.func == "avg":
-            vtype = "float"
-        col_types = [body.types.get(n) or "string" for n in names] + ([vtype] if vtype else [])
-        b_rel = self.decl(f"{k}_b", col_types)  # type: ignore[arg-type]
+        b_rel = f"{k}_b"
+        first: tuple[Body, _Rule] | None = None
+        vtype: ColType | None = None
+        for alt in [pos_rels, *more_pos]:
+            body, rc = self.body(ri, alt, neg_rels, guard)
+            first = first or (body, rc)
+            self._error_clauses(body.guards, label, span)
+            value_cases: list[Case] = []
+            if agg.expr is not None and agg.func not in ("count", "mcount"):
+                n_div = len(rc.divisors)
+                value_cases = rc.expr(agg.expr)
+                self._error_clauses([b + d.guards + (f"{d.text} = 0.0",) for d in rc.divisors[n_div:]
+                                     for b in body.cases], label, span)
+            vtype = value_cases[0].typ if value_cases else None
+            if agg.func == "avg":
+                vtype = "float"
+            col_types = [body.types.get(n) or "string" for n in names] + ([vtype] if vtype else [])
+            self.decl(b_rel, col_types)  # type: ignore[arg-type]
+            b_args = [body.env[n] for n in names]
+            for case in body.cases:
+                if value_cases:
+                    for vc in value_cases:
+                        text = _as_float(vc) if agg.func == "avg" else vc.text
+                        self.clause(f"{b_rel}({', '.join(b_args + ['vagg_e'])}) :- {', '.join(case + vc.guards)}, "
+                                    f"vagg_e = {text}.", label, span)
+                else:
+                    self.clause(f"{b_rel}({', '.join(b_args) or ''}) :- {', '.join(case) or 'true'}.", label, span)
+        assert first is not None
+        body, rc = first
         b_args = [body.env[n] for n in names]
-        for case in body.cases:
-            if value_cases:
-                for vc in value_cases:
-                    text = _as_float(vc) if agg.func == "avg" else vc.text
-                    self.clause(f"{b_rel}({', '.join(b_args + ['vagg_e'])}) :- {', '.join(case + vc.guards)}, "
-                                f"vagg_e = {text}.", label, span)
-            else:
-                self.clause(f"{b_rel}({', '.join(b_args) or ''}) :- {', '.join(case) or 'true'}.", label, span)
         groups = list(ri.group_vars)
         gtypes = [body.types.get(g) or "string" for g in groups]
         g_rel = self.decl(f"{k}_g", gtypes)  # type: ignore[arg-type]
@@ -628,10 +644,12 @@ def needs_runner(stratum: Stratum) -> bool:
         stratum.recursive and any(ri.aggregate is not None or ri.assignments for ri in stratum.rules))
 
 
-def compile_strata(analysis: Analysis, strata: Sequence[Stratum], *, seeded: Sequence[str] = ()) -> SouffleProgram:
+def compile_strata(analysis: Analysis, strata: Sequence[Stratum], *, seeded: Sequence[str] = (),
+                   outputs: Sequence[str] | None = None) -> SouffleProgram:
     """One Soufflé program evaluating ``strata`` (none of which :func:`needs_runner`): every predicate they read
-    but do not define is an input ``r_<pred>``; every predicate they define is an output ``r_<pred>``. Predicates
-    in ``seeded`` (defined here but with facts) also read their current rows from the input ``s_<pred>``."""
+    but do not define is an input ``r_<pred>``; every predicate they define (or only those in ``outputs``) is an
+    output ``r_<pred>``. Predicates in ``seeded`` (defined here but with facts) also read their current rows from the
+    input ``s_<pred>``."""
     b = ProgramBuilder(analysis)
     preds = analysis.predicates
     defined = [p for s in strata for p in s.preds]
@@ -647,7 +665,10 @@ def compile_strata(analysis: Analysis, strata: Sequence[Stratum], *, seeded: Seq
         if p not in defined:
             b.input(relation_name(p), preds[p].types)
     for p in defined:
-        b.output(relation_name(p), preds[p].types)
+        if outputs is None or p in outputs:
+            b.output(relation_name(p), preds[p].types)
+        else:
+            b.decl(relation_name(p), preds[p].types)
     for p in seeded:
         if p in defined:
             b.input("s_" + p, preds[p].types)
@@ -663,6 +684,248 @@ def compile_strata(analysis: Analysis, strata: Sequence[Stratum], *, seeded: Seq
     return b.render()
 
 
+FIRST_RELATION = "vo_first"
+COUNT_RELATION = "vo_cnt"
+
+
+def layerable(analysis: Analysis, stratum: Stratum) -> bool:
+    """True when :func:`compile_layers` can run the recursive stratum: no existential rule, and every aggregate
+    head is defined by its aggregate rule alone (no other rule, no facts), as the engine replaces it each round."""
+    if not stratum.recursive or any(ri.existentials for ri in stratum.rules):
+        return False
+    heads = [h.pred for ri in stratum.rules for h in ri.rule.head]
+    return all(heads.count(ri.rule.head[0].pred) == 1 and not analysis.facts.get(ri.rule.head[0].pred)
+               for ri in stratum.rules if ri.aggregate is not None)
+
+
+@dataclass(frozen=True)
+class LayerPlan:
+    """How the engine applies the outputs of :func:`compile_layers` to the relations of the stratum."""
+
+    grow: dict[str, tuple[str, ...]]  # pred → relations of its tuples new in this program (added to the relation)
+    replace: dict[str, str]  # pred → its whole new value (aggregates recomputed in full)
+    override: dict[str, tuple[str, str, tuple[int, ...]]]  # pred → (new values, recomputed groups, group columns)
+    deltas: dict[str, str]  # pred → the last layer's new tuples (the next program's d0_<pred>)
+    computed: dict[str, str]  # aggregate head → nullary relation: its last layer recomputed it (next ch0_<pred>)
+
+
+def compile_layers(analysis: Analysis, stratum: Stratum, layers: int) -> tuple[SouffleProgram, LayerPlan]:
+    """``layers`` rounds of a recursive stratum in one program, each layer doing exactly what one round of the
+    DuckDB engine does (so both give the same rows, also for aggregates inside recursion, which Soufflé refuses).
+
+    The relations are not copied from layer to layer: a plain predicate is its input ``f0_<p>`` plus the new tuples
+    of each layer ``d<j>_<p>`` (or, when a rule joins it with another atom of the stratum, plus the new tuples of
+    this program ``n<i>_<p>``, accumulated); the head of an aggregate recomputed per group is ``f0_<h>`` without the
+    groups recomputed in this program ``g<i>_<h>``, plus their values ``o<i>_<h>``. Layer ``i``:
+
+    1. the plain rules, semi-naively: one clause per recursive body atom reading the previous layer's new tuples
+       ``d<i-1>_<p>`` there and the previous full relations elsewhere; rules without a recursive atom only in the
+       first round (guarded by the input ``vo_first()``); ``d<i>_<p>`` = derived minus the full relation;
+    2. then each aggregate in rule order, when the first round or a body predicate had new tuples in the previous
+       layer (``ch<i>_<h>()``), else kept. When its body reads no other aggregate's head, only the groups with
+       bindings it has not seen are recomputed (``t<i>_<h>``: bindings using a tuple derived since its last
+       computation); otherwise it is recomputed in full (``f<i>_<h>``). Its new tuples are those the previous
+       value lacks.
+
+    Inputs: ``f0_<p>`` and ``d0_<p>`` per predicate of the stratum (the first round passes the full relations as
+    both), ``vo_first`` (one row in the first round), ``ch0_<h>`` per aggregate recomputed per group (whether the
+    previous program's last layer recomputed it), ``r_<q>`` per predicate of lower strata. Outputs: see
+    :class:`LayerPlan`, and ``vo_cnt(layer, k, n)``: the number of new tuples of the stratum's k-th predicate in
+    each layer (the engine stops at the first layer without any and counts the rounds).
+    """
+    if not layerable(analysis, stratum):
+        raise CompileError(f"stratum {', '.join(stratum.preds)} cannot be run in layers")
+    b = ProgramBuilder(analysis)
+    preds = list(stratum.preds)
+    infos = analysis.predicates
+    aggs = [ri for ri in stratum.rules if ri.aggregate is not None]
+    agg_heads = [ri.rule.head[0].pred for ri in aggs]
+    plain_preds = [p for p in preds if p not in agg_heads]
+    groups = {ri.rule.head[0].pred: cols for ri in aggs
+              if (cols := _group_columns(analysis, ri, agg_heads)) is not None}
+    whole = [h for h in agg_heads if h not in groups]  # recomputed in full, copied per layer
+
+    def xs(p: str) -> str:
+        return ", ".join(f"x{i}" for i in range(infos[p].arity))
+
+    def any_args(p: str) -> str:
+        return ", ".join("_" for _ in range(infos[p].arity))
+
+    def lower(p: str) -> str:
+        rel = relation_name(p)
+        if rel not in b.inputs:
+            b.input(rel, infos[p].types)
+        return rel
+
+    # a per-group aggregate's head is read as a whole only by rules joining it with another atom of the stratum
+    # and by aggregates recomputed in full: then its full value is materialized per layer (u<i>_<h>)
+    materialize = {a.pred for ri in stratum.rules for a in ri.positives if a.pred in groups and (
+        ri.aggregate is not None or sum(x.pred in stratum.preds for x in ri.positives) > 1)}
+    # a plain predicate that no rule joins with another atom of the stratum is read as a whole only by aggregates
+    # (one alternative per layer: f0 and every d<j>); the others accumulate this program's new tuples in n<i>_<p>
+    accumulate = {a.pred for ri in stratum.rules for a in ri.positives if a.pred in plain_preds
+                  and sum(x.pred in stratum.preds for x in ri.positives) > 1}
+
+    def full(p: str, i: int) -> list[str]:
+        """The relations whose union is the full relation of ``p`` after layer ``i``."""
+        if i == 0:
+            return [f"f0_{p}"]
+        if p in plain_preds:
+            return [f"f0_{p}", f"n{i}_{p}"] if p in accumulate else [f"f0_{p}", *(f"d{j}_{p}" for j in range(1, i + 1))]
+        if p in groups:
+            return [f"u{i}_{p}"]
+        return [f"f{i}_{p}"]
+
+    def alternatives(ri: RuleInfo, choice: Sequence[list[str]]) -> list[list[str]]:
+        combos = [list(c) for c in itertools.product(*choice)]
+        if len(combos) > _MAX_CASES:
+            raise CompileError(f"rule too complex for Soufflé layers (more than {_MAX_CASES} cases) "
+                               f"({rule_label(ri)})")
+        return combos
+
+    for p in preds:
+        b.input(f"f0_{p}", infos[p].types)
+        b.input(f"d0_{p}", infos[p].types)
+    b.input(FIRST_RELATION, ())
+    for h in groups:
+        b.input(f"ch0_{h}", ())
+    for i in range(1, layers + 1):
+        for p in preds:
+            b.decl(f"d{i}_{p}", infos[p].types)
+        for p in plain_preds:
+            b.decl(f"c{i}_{p}", infos[p].types)
+            if p in accumulate:
+                b.decl(f"n{i}_{p}", infos[p].types)
+        # 1. plain rules (semi-naive), their new tuples
+        for ri in stratum.rules:
+            if ri.aggregate is not None:
+                continue
+            heads = [(h, f"c{i}_{h.pred}") for h in ri.rule.head]
+            negs = [lower(a.pred) for a in ri.negations]
+            rec = [k for k, a in enumerate(ri.positives) if a.pred in stratum.preds]
+            if not rec:
+                if i == 1:
+                    b.rule(ri, heads, [lower(a.pred) for a in ri.positives], negs, guard=(f"{FIRST_RELATION}()",))
+                continue
+            for k in rec:
+                choice = [[f"d{i - 1}_{a.pred}"] if m == k else full(a.pred, i - 1) if a.pred in stratum.preds
+                          else [lower(a.pred)] for m, a in enumerate(ri.positives)]
+                for pos in alternatives(ri, choice):
+                    b.rule(ri, heads, pos, negs)
+        for p in plain_preds:
+            x = xs(p)
+            old = "".join(f", !{r}({x})" for r in full(p, i - 1))
+            b.clause(f"d{i}_{p}({x}) :- c{i}_{p}({x}){old}.")
+            if p in accumulate:
+                if i > 1:
+                    b.clause(f"n{i}_{p}({x}) :- n{i - 1}_{p}({x}).")
+                b.clause(f"n{i}_{p}({x}) :- d{i}_{p}({x}).")
+        # 2. aggregates, in rule order, each reading the relations as they are when it runs
+        done: set[str] = set()
+        for ri in aggs:
+            h = ri.rule.head[0].pred
+            x = xs(h)
+            changed = b.decl(f"ch{i}_{h}", ())
+            if i == 1:
+                b.clause(f"{changed}() :- {FIRST_RELATION}().")
+            in_stratum = list(dict.fromkeys(a.pred for a in ri.positives if a.pred in stratum.preds))
+            for q in in_stratum:
+                b.clause(f"{changed}() :- d{i - 1}_{q}({any_args(q)}).")
+            fresh = b.decl(f"a{i}_{h}", infos[h].types)
+            choice = [full(a.pred, i if a.pred in plain_preds or a.pred in done else i - 1)
+                      if a.pred in stratum.preds else [lower(a.pred)] for a in ri.positives]
+            current = alternatives(ri, choice)
+            negs = [lower(a.pred) for a in ri.negations]
+            if h not in groups:  # recomputed over the whole relations
+                b.decl(f"f{i}_{h}", infos[h].types)
+                b.aggregate(ri, fresh, current[0], negs, guard=(f"{changed}()",), more_pos=current[1:])
+                b.clause(f"f{i}_{h}({x}) :- {fresh}({x}).")
+                b.clause(f"f{i}_{h}({x}) :- f{i - 1}_{h}({x}), !{changed}().")
+                b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !f{i - 1}_{h}({x}).")
+                done.add(h)
+                continue
+            # only the groups with body bindings the last computation did not see: those using a tuple derived
+            # since (this layer's new tuples, and the previous layer's when it skipped the aggregate)
+            cols = groups[h]
+            touched = b.decl(f"t{i}_{h}", [t for t, _ in cols])
+            if i == 1:
+                for pos in current:
+                    b.bindings(ri, touched, ri.group_vars, pos, negs, guard=(f"{FIRST_RELATION}()",))
+            for q in in_stratum:
+                pending = b.decl(f"p{i}_{preds.index(q)}_{h}", infos[q].types)
+                b.clause(f"{pending}({xs(q)}) :- d{i}_{q}({xs(q)}).")
+                b.clause(f"{pending}({xs(q)}) :- d{i - 1}_{q}({xs(q)}), !ch{i - 1}_{h}().")
+            for k, a in enumerate(ri.positives):
+                if a.pred in stratum.preds:
+                    for pos in alternatives(ri, choice[:k] + [[f"p{i}_{preds.index(a.pred)}_{h}"]] + choice[k + 1:]):
+                        b.bindings(ri, touched, ri.group_vars, pos, negs, guard=(f"{changed}()",))
+            b.aggregate(ri, fresh, current[0], negs, more_pos=current[1:],
+                        guard=(f"{touched}({', '.join(var_name(g) for g in ri.group_vars)})",))
+            gx = ", ".join(f"x{c}" for _, c in cols)
+            b.decl(f"o{i}_{h}", infos[h].types)
+            b.decl(f"g{i}_{h}", [t for t, _ in cols])
+            b.clause(f"o{i}_{h}({x}) :- {fresh}({x}).")
+            if i > 1:
+                b.clause(f"o{i}_{h}({x}) :- o{i - 1}_{h}({x}), !{touched}({gx}).")
+                b.clause(f"g{i}_{h}({gx}) :- g{i - 1}_{h}({gx}).")
+            b.clause(f"g{i}_{h}({gx}) :- {touched}({gx}).")
+            if i == 1:
+                b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !f0_{h}({x}).")
+            else:
+                b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !o{i - 1}_{h}({x}), !f0_{h}({x}).")
+                b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !o{i - 1}_{h}({x}), g{i - 1}_{h}({gx}).")
+            if h in materialize:
+                b.decl(f"u{i}_{h}", infos[h].types)
+                b.clause(f"u{i}_{h}({x}) :- o{i}_{h}({x}).")
+                b.clause(f"u{i}_{h}({x}) :- f0_{h}({x}), !g{i}_{h}({gx}).")
+            done.add(h)
+        b.decl(COUNT_RELATION, ("int", "int", "int"))
+        for k, p in enumerate(preds):
+            b.clause(f"{COUNT_RELATION}({i}, {k}, n) :- n = count : {{ d{i}_{p}({any_args(p)}) }}.")
+    n = layers
+    grow = {p: (f"n{n}_{p}",) if p in accumulate else tuple(f"d{j}_{p}" for j in range(1, n + 1)) for p in plain_preds}
+    for p in preds:
+        b.output(f"d{n}_{p}", infos[p].types)
+    for p in plain_preds:
+        for rel in grow[p]:
+            b.output(rel, infos[p].types)
+    for h in whole:
+        b.output(f"f{n}_{h}", infos[h].types)
+    for h, cols in groups.items():
+        b.output(f"o{n}_{h}", infos[h].types)
+        b.output(f"g{n}_{h}", [t for t, _ in cols])
+        b.output(f"ch{n}_{h}", ())
+    b.output(COUNT_RELATION, ("int", "int", "int"))
+    plan = LayerPlan(grow=grow, replace={h: f"f{n}_{h}" for h in whole},
+                     override={h: (f"o{n}_{h}", f"g{n}_{h}", tuple(c for _, c in cols)) for h, cols in groups.items()},
+                     deltas={p: f"d{n}_{p}" for p in preds}, computed={h: f"ch{n}_{h}" for h in groups})
+    return b.render(), plan
+
+
+def _group_columns(analysis: Analysis, ri: RuleInfo, agg_heads: Sequence[str]) -> list[tuple[ColType, int]] | None:
+    """For an aggregate recomputed only for the groups that changed: per group variable, its type in the body and
+    the head column holding it. None when that cannot be done: a body atom reads a relation the stratum replaces
+    each round (another aggregate's head: its tuples can disappear), or a head column's type differs from the
+    variable's (an int stored in a float column)."""
+    if any(a.pred in agg_heads for a in ri.positives):
+        return None
+    probe = ProgramBuilder(analysis)
+    try:
+        types = probe.bindings(ri, "t", ri.group_vars, [f"x{k}" for k in range(len(ri.positives))],
+                               [f"y{k}" for k in range(len(ri.negations))])
+    except CompileError:
+        return None
+    head = ri.rule.head[0]
+    head_types = analysis.predicates[head.pred].types
+    cols = []
+    for g, t in zip(ri.group_vars, types, strict=True):
+        pos = next((j for j, arg in enumerate(head.args) if isinstance(arg, A.Var) and arg.name == g), None)
+        if pos is None or SOUFFLE_TYPES[head_types[pos]] != SOUFFLE_TYPES[t]:
+            return None
+        cols.append((t, pos))
+    return cols
+
+
 def compile_analysis(analysis: Analysis) -> str:
     """The whole program as one Soufflé text (inputs: base data; outputs: every defined predicate), for programs
     whose strata need no runner help. Used for inspection and the golden tests."""
@@ -670,5 +933,6 @@ def compile_analysis(analysis: Analysis) -> str:
     return compile_strata(analysis, analysis.strata, seeded=seeded).text
 
 
-__all__ = ["ERROR_RELATION", "FUNCTIONS", "ProgramBuilder", "SouffleProgram", "compile_analysis", "compile_strata",
-           "needs_runner", "relation_name", "souffle_float", "souffle_literal", "souffle_string"]
+__all__ = ["COUNT_RELATION", "ERROR_RELATION", "FIRST_RELATION", "FUNCTIONS", "LayerPlan", "ProgramBuilder",
+           "SouffleProgram",
+           "compile_analysis", "compile_layers", "compile_strata", "layerable", "needs_runner", "relation_name", "souffle_float", "souffle_literal", "souffle_string"]

@@ -5,15 +5,20 @@ relation lives in a TEMP table of the connection. Then:
 
 - consecutive strata Soufflé can evaluate by itself (no existential rule, no aggregate inside recursion) become one
   Soufflé program: their inputs are exported from DuckDB as TSV, their results loaded back;
-- a stratum that needs help (existentials: restricted chase with labelled nulls; monotonic aggregates in
-  recursion) is iterated here with the DuckDB engine's round structure — each round's rule bodies and aggregates
-  are computed by Soufflé, the bookkeeping (deltas, chase check, null numbering, one tuple per group) is the same
-  SQL as the DuckDB engine's, so both engines give the same rows and the same nulls;
+- a recursive stratum with monotonic aggregates (or recursion through computed values) runs ``layers`` rounds per
+  Soufflé program (:func:`~vadaorchestra.datalog.souffle.compile_layers`): each layer of the program is one round of
+  the DuckDB engine (semi-naive rules, then the aggregates recomputed for the groups that changed), so both engines
+  give the same rows; the program returns only what changed, which is applied here with SQL;
+- a stratum with existential rules (restricted chase with labelled nulls), or with rules only DuckDB can run, is
+  iterated here with the DuckDB engine's round structure — each round's rule bodies and aggregates are computed by
+  Soufflé, the bookkeeping (deltas, chase check, null numbering, one tuple per group) is the same SQL as the DuckDB
+  engine's, so both engines give the same rows and the same nulls;
 - negative constraints are compiled to violation relations; witnesses are ordered and cut like DuckDB's.
 
-Every Soufflé run happens in a temporary directory removed afterwards, with a deadline (the whole process group is
-killed when it passes) and an address-space limit. Interpreted mode is the default; ``mode="compiled"`` builds a
-binary per program text, cached by hash under ``cache_dir``.
+Relations travel as TSV files written and read by DuckDB (``COPY ... TO`` and ``read_csv``), never row by row through
+Python. Every Soufflé run happens in a temporary directory removed afterwards, with a deadline (the whole process
+group is killed when it passes) and an address-space limit. Interpreted mode is the default; ``mode="compiled"``
+builds a binary per program text, cached by hash under ``cache_dir``.
 """
 
 from __future__ import annotations
@@ -40,12 +45,18 @@ from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, 
 
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_MEMORY = 8 << 30
+DEFAULT_LAYERS = 16
+STAT_KEYS = ("programs", "souffle_runs", "souffle_seconds", "compilations", "compile_seconds", "rounds")
 
 
 class SouffleEngine(DuckDBEngine):
     """Evaluate analyzed programs with the ``souffle`` binary, storing relations in a DuckDB connection.
 
     Same contract as :meth:`DuckDBEngine.evaluate`; loading, the chase, constraints and materialization are shared.
+
+    ``layers``: rounds of a recursive stratum with aggregates (or computed values) run by one Soufflé program;
+    ``stats``: a dict the engine adds its counters to (``programs``, ``souffle_runs``, ``souffle_seconds``,
+    ``compilations``, ``compile_seconds``, ``rounds``), e.g. to report compile time apart from run time.
     """
 
     name = "souffle"
@@ -54,7 +65,7 @@ class SouffleEngine(DuckDBEngine):
                  progress: Callable[[str], None] | None = None, mode: str = "interpreted",
                  timeout: float | None = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY,
                  cache_dir: str | Path | None = None, souffle: str | None = None, jobs: int = 1,
-                 fallback: bool = True):
+                 fallback: bool = True, layers: int = DEFAULT_LAYERS, stats: dict | None = None):
         if mode not in ("interpreted", "compiled"):
             raise EngineError(f"unknown Soufflé mode {mode!r} (modes: interpreted, compiled)")
         super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress)
@@ -66,7 +77,16 @@ class SouffleEngine(DuckDBEngine):
         self.binary = souffle or shutil.which("souffle") or "souffle"
         self.jobs = jobs
         self.fallback = fallback
+        if layers < 1:
+            raise EngineError(f"layers must be at least 1, got {layers}")
+        self.layers = layers
+        self.stats = stats if stats is not None else {}
+        for key in STAT_KEYS:
+            self.stats.setdefault(key, 0)
         self.invocations = 0
+
+    def tally(self, key: str, amount: float = 1) -> None:
+        self.stats[key] += amount
 
     def new_run(self, analysis: Analysis, inputs, null_start: int) -> _SouffleRun:
         return _SouffleRun(self, analysis, inputs, null_start)
@@ -131,22 +151,30 @@ class _SouffleRun(_Run):
         self.workdir = Path(tempfile.mkdtemp(prefix="vo_souffle_"))
         self.deadline = time.monotonic() + engine.timeout if engine.timeout is not None else None
         self.n_programs = 0
+        self.n_tables = 0
+        self.kept: set[str] = set()
         self.sql_rules: set[int] = set()  # rules Soufflé cannot express, evaluated with the DuckDB engine's SQL
         self.sql_constraints: set[int] = set()
 
     def prepare(self, kept: set[str]) -> None:
         """Decide which rules Soufflé cannot run (no view planning: every relation is stored for the exports)."""
+        self.kept = set(kept)
         self.classify()
 
     def run_strata(self) -> None:
-        """Consecutive strata Soufflé runs alone go into one program; the others run round by round."""
+        """Consecutive strata Soufflé runs alone go into one program; a recursive stratum with aggregates (or
+        computed values) runs ``layers`` rounds per program; the others (existentials, rules in SQL) round by
+        round."""
         group: list[Stratum] = []
         for stratum in self.a.strata:
             if F.needs_runner(stratum) or any(ri.index in self.sql_rules for ri in stratum.rules):
                 if group:
                     self.native(group)
                     group = []
-                self.stratum(stratum)
+                if F.layerable(self.a, stratum) and not any(ri.index in self.sql_rules for ri in stratum.rules):
+                    self.layered(stratum)
+                else:
+                    self.stratum(stratum)
             else:
                 group.append(stratum)
         if group:
@@ -188,30 +216,66 @@ class _SouffleRun(_Run):
             shutil.rmtree(self.workdir, ignore_errors=True)
 
     # --- running one program ----------------------------------------------------------------------------------------
-    def run_program(self, prog: F.SouffleProgram, tables: Mapping[str, str]) -> dict[str, list[tuple]]:
-        """Export the inputs (relation → DuckDB table), run Soufflé, check the error relation, return the outputs."""
+    def run_program(self, prog: F.SouffleProgram, tables: Mapping[str, str]) -> dict[str, str]:
+        """Export the inputs (relation → DuckDB table or parenthesized query), run Soufflé, check the error
+        relation; return each output relation as a new TEMP table (the caller drops it; cleanup drops the rest)."""
         self.n_programs += 1
+        self.engine.tally("programs")
         d = self.workdir / f"p{self.n_programs}"
         d.mkdir()
         (d / "prog.dl").write_text(prog.text, encoding="utf-8")
         for rel, types in prog.inputs.items():
-            rows = self.con.execute(f"SELECT * FROM {tables[rel]}").fetchall()
-            if not types:
-                rows = rows[:1]
-            (d / f"{rel}.facts").write_bytes(encode_facts(rows, types).encode("utf-8"))
+            self.export(tables[rel], types, d / f"{rel}.facts")
         self.invoke(prog, d)
-        out = {}
-        for rel, types in prog.outputs.items():
-            path = d / f"{rel}.csv"
-            text = path.read_bytes().decode("utf-8", errors="strict") if path.exists() else ""  # no newline translation
-            out[rel] = decode_output(text, types)
-        errs = out.pop(F.ERROR_RELATION, [])
-        if errs:
-            label, span = prog.errors[min(r[0] for r in errs)]
-            text = f"division by zero in {label}"
-            raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text)
+        out = {rel: self.import_output(d / f"{rel}.csv", types) for rel, types in prog.outputs.items()}
+        if F.ERROR_RELATION in out:
+            err_table = out.pop(F.ERROR_RELATION)
+            first = self.con.execute(f"SELECT min(c0) FROM {err_table}").fetchone()[0]
+            self.con.execute(f"DROP TABLE {err_table}")
+            if first is not None:
+                label, span = prog.errors[first]
+                text = f"division by zero in {label}"
+                raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text)
         shutil.rmtree(d, ignore_errors=True)
         return out
+
+    def export(self, source: str, types: Sequence[str], path: Path) -> None:
+        """Write a ``.facts`` file with DuckDB's CSV writer (tab-separated, every symbol quoted, a quote doubled:
+        what Soufflé's ``rfc4180`` reader expects; bools as 0/1; a nullary fact is ``()``)."""
+        if not types:
+            present = self.con.execute(f"SELECT count(*) FROM (SELECT 1 FROM {source} LIMIT 1)").fetchone()[0]
+            path.write_bytes(b"()\n" if present else b"")
+            return
+        names = [f"c{i}" for i in range(len(types))]
+        cols = ", ".join(f"CAST({n} AS INTEGER) AS {n}" if t == "bool" else n for n, t in zip(names, types, strict=True))
+        strings = [n for n, t in zip(names, types, strict=True) if t == "string"]
+        force = f", FORCE_QUOTE ({', '.join(strings)})" if strings else ""
+        self.con.execute(f"COPY (SELECT {cols} FROM {source} AS src({', '.join(names)})) TO {S.sql_string(str(path))} "
+                         f"(FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\"', ESCAPE '\"'{force})")
+
+    def import_output(self, path: Path, types: Sequence[str]) -> str:
+        """Load a Soufflé ``.csv`` output (``rfc4180=true``: symbols in quotes, a quote inside written as ``\\""``,
+        newlines and tabs raw; floats with up to 17 significant digits) into a new TEMP table with DuckDB's reader."""
+        self.n_tables += 1
+        table = self.temp(f"out{self.n_tables}")
+        info = PredInfo(table, len(types), tuple(types), tuple(f"c{i}" for i in range(len(types))), "idb")  # type: ignore[arg-type]
+        size = path.stat().st_size if path.exists() else 0
+        if not types or size == 0:
+            self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
+            self.created.append(("TABLE", table))
+            if not types and size and path.read_bytes().strip():
+                self.exec(f"INSERT INTO {table} VALUES (TRUE)")
+            return table
+        read_types = {"string": "VARCHAR", "int": "BIGINT", "float": "DOUBLE", "bool": "BIGINT"}
+        columns = "{" + ", ".join(f"'c{i}': '{read_types[t]}'" for i, t in enumerate(types)) + "}"
+        select = ", ".join(
+            f"replace(c{i}, '\\\"', '\"') AS c{i}" if t == "string" else f"c{i} <> 0 AS c{i}" if t == "bool" else f"c{i}"
+            for i, t in enumerate(types))
+        self.exec(f"CREATE TEMP TABLE {table} AS SELECT {select} FROM read_csv({S.sql_string(str(path))}, "
+                  f"columns = {columns}, header = false, delim = '\t', quote = '\"', escape = '\"', "
+                  "auto_detect = false, allow_quoted_nulls = false)", "reading Soufflé's output")
+        self.created.append(("TABLE", table))
+        return table
 
     def remaining(self) -> float | None:
         if self.deadline is None:
@@ -243,25 +307,35 @@ class _SouffleRun(_Run):
         return proc.returncode, err
 
     def invoke(self, prog: F.SouffleProgram, d: Path) -> None:
-        base = [self.engine.binary, "-w", f"-j{self.engine.jobs}"]
+        jobs = f"-j{self.engine.jobs}"
         if self.engine.mode == "compiled":
             exe = self.compiled(prog, d)
-            rc, err = self.spawn([str(exe), "-F", str(d), "-D", str(d), f"-j{self.engine.jobs}"], d, "Soufflé program")
+            cmd, what = [str(exe), "-F", str(d), "-D", str(d), jobs], "Soufflé program"
         else:
-            rc, err = self.spawn(base + ["-F", str(d), "-D", str(d), str(d / "prog.dl")], d, "Soufflé")
+            cmd, what = [self.engine.binary, "-w", jobs, "-F", str(d), "-D", str(d), str(d / "prog.dl")], "Soufflé"
+        start = time.perf_counter()
+        rc, err = self.spawn(cmd, d, what)
+        self.engine.tally("souffle_runs")
+        self.engine.tally("souffle_seconds", time.perf_counter() - start)
         if rc != 0:
             raise self.souffle_error(prog, rc, err)
 
     def compiled(self, prog: F.SouffleProgram, d: Path) -> Path:
-        key = hashlib.sha256((self.engine.binary + "\0" + prog.text).encode()).hexdigest()[:32]
+        """The binary of ``prog`` from the cache, compiled first when missing (with ``-j`` when ``jobs`` > 1:
+        Soufflé generates parallel code only then)."""
+        jobs = ["-j", str(self.engine.jobs)] if self.engine.jobs > 1 else []
+        key = hashlib.sha256("\0".join([self.engine.binary, *jobs, prog.text]).encode()).hexdigest()[:32]
         cache = self.engine.cache_dir
         exe = cache / f"prog_{key}"
         if exe.exists():
             return exe
         cache.mkdir(parents=True, exist_ok=True)
         tmp_exe = d / "prog_bin"
-        rc, err = self.spawn([self.engine.binary, "-w", "-o", str(tmp_exe), str(d / "prog.dl")], d,
+        start = time.perf_counter()
+        rc, err = self.spawn([self.engine.binary, "-w", *jobs, "-o", str(tmp_exe), str(d / "prog.dl")], d,
                              "Soufflé compilation")
+        self.engine.tally("compilations")
+        self.engine.tally("compile_seconds", time.perf_counter() - start)
         if rc != 0 or not tmp_exe.exists():
             raise self.souffle_error(prog, rc, err)
         os.replace(tmp_exe, exe) if tmp_exe.stat().st_dev == cache.stat().st_dev else shutil.copy2(tmp_exe, exe)
@@ -293,36 +367,105 @@ class _SouffleRun(_Run):
             return EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text)
         return EngineError(reason)
 
-    # --- loading results back ---------------------------------------------------------------------------------------
-    def load_rows(self, table: str, types: Sequence[str], rows: Sequence[tuple], *, create: bool) -> None:
-        info = PredInfo(table, len(types), tuple(types), tuple(f"c{i}" for i in range(len(types))), "idb")  # type: ignore[arg-type]
-        if create:
-            self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
-            self.created.append(("TABLE", table))
-        if rows:
-            self.insert_rows(table, info, list(rows))
-
-    def temp_rows(self, base: str, types: Sequence[str], rows: Sequence[tuple]) -> str:
-        table = self.temp(base)
-        self.con.execute(f"DROP TABLE IF EXISTS {table}")
-        self.load_rows(table, types, rows, create=True)
-        return table
+    def adopt(self, pred: str, table: str) -> None:
+        """Make ``table`` (an output of :meth:`run_program`) the relation of ``pred``, dropping the old one."""
+        old = self.tables[pred]
+        self.tables[pred] = table
+        self.con.execute(f"DROP TABLE IF EXISTS {old}")
 
     # --- strata Soufflé evaluates by itself -------------------------------------------------------------------------
     def native(self, strata: Sequence[Stratum]) -> None:
         self.engine.progress("souffle: strata " + "; ".join(", ".join(s.preds) for s in strata))
         defined = [p for s in strata for p in s.preds]
         seeded = [p for p in defined if self.a.facts.get(p)]
-        prog = F.compile_strata(self.a, strata, seeded=seeded)
+        # only what is returned or read later comes back (an intermediate such as the union before an aggregate
+        # stays inside Soufflé, as the DuckDB engine keeps it a view)
+        later = [ri for s in self.a.strata if s not in strata for ri in s.rules] + list(self.a.constraints)
+        needed = self.kept | {a.pred for ri in later for a in ri.positives + ri.negations}
+        outputs = [p for p in defined if p in needed]
+        prog = F.compile_strata(self.a, strata, seeded=seeded, outputs=outputs)
         tables = {}
         for rel in prog.inputs:
             pred = rel[2:]
             tables[rel] = self.tables[pred]
         out = self.run_program(prog, tables)
-        for p in defined:
-            rows = out[F.relation_name(p)]
-            self.exec(f"DELETE FROM {self.tables[p]}")
-            self.load_rows(self.tables[p], self.a.predicates[p].types, rows, create=False)
+        for p in outputs:
+            self.adopt(p, out[F.relation_name(p)])
+
+    # --- recursive strata with aggregates: several rounds per program -----------------------------------------------
+    def layered(self, stratum: Stratum) -> None:
+        """Run the stratum ``layers`` rounds per Soufflé program (:func:`F.compile_layers`: each layer is one round
+        of the DuckDB engine), feeding each program the relations and the last round's new tuples, until a round
+        derives nothing. The programs return only what changed (see :class:`F.LayerPlan`), applied here with SQL.
+        The round limit counts rounds as the DuckDB engine does: the first, then at most ``max_rounds`` more."""
+        preds = list(stratum.preds)
+        limit = self.engine.max_rounds + 1
+        done = 0
+        deltas: dict[str, str] | None = None  # the previous program's new tuples (None: first round)
+        computed: dict[str, str] = {}  # aggregate head -> whether the previous program's last layer recomputed it
+        programs: dict[int, tuple[F.SouffleProgram, F.LayerPlan]] = {}
+        k = min(self.engine.layers, limit)
+        try:
+            programs[k] = F.compile_layers(self.a, stratum, k)
+        except CompileError:  # too many body alternatives: round by round
+            self.stratum(stratum)
+            return
+        try:
+            while True:
+                k = min(self.engine.layers, limit - done)
+                if k not in programs:
+                    programs[k] = F.compile_layers(self.a, stratum, k)
+                prog, plan = programs[k]
+                self.engine.progress(f"souffle: stratum {', '.join(preds)} (recursive), rounds {done + 1}-{done + k}")
+                tables = {F.relation_name(q): self.tables[q] for q in self.a.predicates
+                          if F.relation_name(q) in prog.inputs}
+                for p in preds:
+                    tables[f"f0_{p}"] = self.tables[p]
+                    tables[f"d0_{p}"] = deltas[p] if deltas is not None else self.tables[p]
+                tables[F.FIRST_RELATION] = "(SELECT TRUE)" if deltas is None else "(SELECT TRUE WHERE FALSE)"
+                for h in plan.computed:
+                    tables[f"ch0_{h}"] = computed.get(h, "(SELECT TRUE)")
+                out = self.run_program(prog, tables)
+                counts = self.con.execute(f"SELECT c0, c1, c2 FROM {out[F.COUNT_RELATION]}").fetchall()
+                for t in [*(deltas or {}).values(), *computed.values()]:
+                    self.con.execute(f"DROP TABLE IF EXISTS {t}")
+                self.apply_layers(plan, out)
+                deltas = {p: out[rel] for p, rel in plan.deltas.items()}
+                computed = {h: out[rel] for h, rel in plan.computed.items()}
+                per_layer: dict[int, dict[str, int]] = {}
+                for layer, idx, n in counts:
+                    per_layer.setdefault(layer, {})[preds[idx]] = n
+                quiet = [i for i in range(1, k + 1) if not any(per_layer.get(i, {}).values())]
+                rounds = quiet[0] if quiet else k
+                done += rounds
+                self.engine.tally("rounds", rounds)
+                if quiet:
+                    return
+                if done >= limit:  # the last allowed round still derived new tuples
+                    last = per_layer.get(k, {})
+                    raise self.round_limit(stratum, {p: (last.get(p, 0), None) for p in preds})
+        finally:
+            for t in [*(deltas or {}).values(), *computed.values()]:
+                self.con.execute(f"DROP TABLE IF EXISTS {t}")
+
+    def apply_layers(self, plan: F.LayerPlan, out: dict[str, str]) -> None:
+        """Bring the stratum's relations up to date with a layered program's outputs, and drop those but the last
+        layer's new tuples and aggregate flags (the next program's inputs)."""
+        for p, rels in plan.grow.items():
+            self.exec(f"INSERT INTO {self.tables[p]} " + " UNION ALL ".join(f"SELECT * FROM {out[r]}" for r in rels))
+        replaced = set()
+        for p, rel in plan.replace.items():
+            self.adopt(p, out[rel])
+            replaced.add(rel)
+        for p, (values, regrouped, cols) in plan.override.items():
+            full = self.tables[p]
+            same = " AND ".join(f"g.c{j} = {full}.c{c}" for j, c in enumerate(cols)) or "TRUE"
+            self.exec(f"DELETE FROM {full} WHERE EXISTS (SELECT 1 FROM {out[regrouped]} AS g WHERE {same})")
+            self.exec(f"INSERT INTO {full} SELECT * FROM {out[values]}")
+        keep = replaced | set(plan.deltas.values()) | set(plan.computed.values())
+        for rel, t in out.items():
+            if rel not in keep:
+                self.con.execute(f"DROP TABLE IF EXISTS {t}")
 
     # --- strata the engine iterates (same round structure as the DuckDB engine) ---------------------------------------
     def _builder(self) -> tuple[F.ProgramBuilder, dict[str, str], Callable[[str, str], str]]:
@@ -371,7 +514,7 @@ class _SouffleRun(_Run):
             full = self.tables[p]
             cand = None
             if p in has_parts:
-                cand = self.temp_rows(f"{p}_cand", infos[p].types, out.get("o_" + p, []))
+                cand = out.get("o_" + p) or self.create_table(f"{p}_cand{self.n_programs}", infos[p])
                 for sql, ri in sql_parts.get(p, []):
                     self.exec(f"INSERT INTO {cand} {sql}", S.rule_label(ri), ri.span)
             if new is not None:
@@ -403,8 +546,7 @@ class _SouffleRun(_Run):
         b.output("o_" + head, info.types)
         b.aggregate(ri, "o_" + head, [rel(t, a.pred) for t, a in zip(tbls, ri.positives, strict=True)],
                     [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)])
-        rows = self.run_program(b.render(), tables)["o_" + head]
-        fresh = self.temp_rows(f"{head}_agg", info.types, rows)
+        fresh = self.run_program(b.render(), tables)["o_" + head]
         self.replace_aggregate(head, fresh, new)
 
     def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
@@ -442,11 +584,10 @@ class _SouffleRun(_Run):
                                [rel(t, a.pred) for t, a in zip(tbls, ri.positives, strict=True)],
                                [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)])
         b.output("o_front", types)
-        rows = self.run_program(b.render(), tables)["o_front"]
-        if not rows:
-            return
-        bind_table = self.temp_rows("chase_bindings", types, rows)
-        self.chase_from(ri, bind_table, new)
+        bind_table = self.run_program(b.render(), tables)["o_front"]
+        if self.count(bind_table):
+            self.chase_from(ri, bind_table, new)
+        self.con.execute(f"DROP TABLE {bind_table}")
 
     def chase_from(self, ri: RuleInfo, bind_table: str, new: dict[str, str] | None) -> None:
         cols = ", ".join(f"c{i} AS {S.quote_ident('v_' + v)}" for i, v in enumerate(ri.frontier)) or "TRUE AS v__"
@@ -478,11 +619,10 @@ class _SouffleRun(_Run):
                                  ri.span).fetchall()
                 if not rows:
                     continue
-            elif not (found := out[f"o_v{k}"]):
+            elif not self.count(found := out[f"o_v{k}"]):
                 continue
             elif types_of[k]:
-                table = self.temp_rows(f"viol{k}", types_of[k], found)
-                rows = self.con.execute(f"SELECT * FROM {table} ORDER BY ALL LIMIT {limit + 1}").fetchall()
+                rows = self.con.execute(f"SELECT * FROM {found} ORDER BY ALL LIMIT {limit + 1}").fetchall()
             else:
                 rows = [(True,)]
             names = [n for n in ri.body_vars if not n.startswith("_")]
