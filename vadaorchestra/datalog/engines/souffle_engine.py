@@ -148,7 +148,7 @@ class _SouffleRun(_Run):
 
     def __init__(self, engine: SouffleEngine, analysis: Analysis, inputs, null_start: int):
         super().__init__(engine, analysis, inputs, null_start)  # type: ignore[arg-type]
-        self.workdir = Path(tempfile.mkdtemp(prefix="vo_souffle_"))
+        self._workdir: Path | None = None  # made by the first Soufflé run (a run failing before leaves none)
         self.deadline = time.monotonic() + engine.timeout if engine.timeout is not None else None
         self.n_programs = 0
         self.n_tables = 0
@@ -213,9 +213,16 @@ class _SouffleRun(_Run):
         try:
             super().cleanup()
         finally:
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            if self._workdir is not None:
+                shutil.rmtree(self._workdir, ignore_errors=True)
 
     # --- running one program ----------------------------------------------------------------------------------------
+    @property
+    def workdir(self) -> Path:
+        if self._workdir is None:
+            self._workdir = Path(tempfile.mkdtemp(prefix="vo_souffle_"))
+        return self._workdir
+
     def run_program(self, prog: F.SouffleProgram, tables: Mapping[str, str]) -> dict[str, str]:
         """Export the inputs (relation → DuckDB table or parenthesized query), run Soufflé, check the error
         relation; return each output relation as a new TEMP table (the caller drops it; cleanup drops the rest)."""
