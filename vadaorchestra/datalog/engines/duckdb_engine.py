@@ -402,11 +402,20 @@ class _Run:
         fresh = self.temp(f"{head}_agg")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {select}", label, ri.span)
         self.created.append(("TABLE", fresh))
-        self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
-        if self.count(new[head]) or self.con.execute(
-                f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
-            self.exec(f"DELETE FROM {full}")
-            self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
+        self.replace_aggregate(head, fresh, new)
+
+    def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
+        """Make ``fresh`` (this round's aggregate values) the content of ``head``; inside recursion (``new`` given)
+        its new rows are the round's delta, and a value that changed replaces the old one. Drops ``fresh``."""
+        full = self.tables[head]
+        if new is None:
+            self.exec(f"INSERT INTO {full} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+        else:
+            self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+            if self.count(new[head]) or self.con.execute(
+                    f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
+                self.exec(f"DELETE FROM {full}")
+                self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
         self.exec(f"DROP TABLE {fresh}")
 
     def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:

@@ -556,18 +556,6 @@ class _SouffleRun(_Run):
         fresh = self.run_program(b.render(), tables)["o_" + head]
         self.replace_aggregate(head, fresh, new)
 
-    def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
-        full = self.tables[head]
-        if new is None:
-            self.exec(f"INSERT INTO {full} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
-        else:
-            self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
-            if self.count(new[head]) or self.con.execute(
-                    f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
-                self.exec(f"DELETE FROM {full}")
-                self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
-        self.exec(f"DROP TABLE {fresh}")
-
     def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         """One restricted-chase step: Soufflé computes the frontier bindings; the check against the heads and the
         null numbering are the DuckDB engine's."""
