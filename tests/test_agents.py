@@ -198,11 +198,14 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
         return json.dumps({"calls": [{"tool": t, "params": [{"name": k, "value": v} for k, v in p.items()]}
                                      for t, p in items]})
 
-    rule = RuleProposal(program='big(B, A) :- exposure("Bank Gamma", B, A), A > 10000000.',
-                        purpose="exposures above 10M", output="big")
+    rule = {"purpose": "exposures above 10M", "predicate": "big",
+            "columns": [{"name": "borrower", "var": "B"}, {"name": "amount", "var": "A"}],
+            "body": [{"predicate": "exposure", "args": {"bank": '"Bank Gamma"', "borrower": "B", "amount": "A"}}],
+            "conditions": [{"left": "A", "op": ">", "right": "10000000"}]}
     client = ReplayChatCompletionClient([
         calls(("get_bank_exposures", {"bank_name": "Bank Gamma"}), ("get_bank_info", {"bank_name": "Bank Gamma"})),
-        json.dumps({"rules": [rule.model_dump()]}),
+        json.dumps({"rules": [rule]}),
+        json.dumps({"rules": []}),  # a second synthesis round, over what the first derived: nothing more
         calls(("get_ultimate_controller", {"company": "DeepLogic Ltd"}),
               ("get_bank_exposures", {"bank_name": "Bank Gamma"})),  # the second one ran already: refused
         json.dumps({"rules": []}),

@@ -19,7 +19,7 @@ def _commands_in(text: str) -> list[list[str]]:
     """``vadaorchestra ...`` invocations in the fenced bash blocks and the Dockerfile's JSON CMD."""
     found = []
     for block in re.findall(r"```bash\n(.*?)```", text, re.S):
-        for line in block.splitlines():
+        for line in block.replace("\\\n", " ").splitlines():  # a continued line is one command
             line = line.split("  #")[0].strip()
             for part in re.split(r"&&|\|", line):
                 words = shlex.split(part)
@@ -57,6 +57,16 @@ def test_the_readme_and_the_dockerfile_show_commands():
 def test_every_documented_command_exists_with_its_options(source, words):
     cmd, rest = _resolve(words)
     assert not _is_group(cmd), f"{source}: 'vadaorchestra {' '.join(words)}' names no command"
+    if cmd.name == "run" and rest and not rest[0].startswith("-"):  # the options belong to the scenario's script
+        import importlib.util
+
+        script = ROOT / "scenarios" / rest[0].replace("-", "_") / "run.py"
+        spec = importlib.util.spec_from_file_location(f"docs_scenario_{script.parent.name}", script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if hasattr(module, "parser"):
+            module.parser().parse_args(rest[1:])  # exits on an unknown option
+        rest = rest[:1]
     options = {opt for p in cmd.params for opt in p.opts + p.secondary_opts}
     for word in rest:
         if word.startswith("--"):

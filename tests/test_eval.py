@@ -252,10 +252,10 @@ def test_an_offline_evaluation_writes_records_a_summary_and_both_figures(tmp_pat
 @pytest.mark.parametrize("approach", ["llm-only", "rag", "rag-1000", "llm-mcp"])
 def test_a_baseline_without_a_model_says_so_plainly(tmp_path, capsys, approach):
     name = approach.split("-1")[0]
-    with pytest.raises(EvalError, match=f"approach {name} needs a model: pass --model CONFIG"):
+    with pytest.raises(EvalError, match=f"approach {name} needs a model: pass --model local, --model CONFIG"):
         evaluate("bank_qa", approach, limit=1, out_dir=tmp_path)
     assert run_eval("bank_qa", approach, None, None, 1, tmp_path) == 1
-    assert f"approach {name} needs a model: pass --model CONFIG" in capsys.readouterr().err
+    assert f"approach {name} needs a model: pass --model local, --model CONFIG" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
 
 

@@ -122,8 +122,15 @@ def exposure_context(tools: dict[str, dict], n: int, seed: int = 7) -> RunContex
     return ctx
 
 
+SHARE_SPEC = {"purpose": "share of each exposure in the bank's capital", "predicate": "exposure_share",
+              "columns": [{"name": "borrower", "var": "X"}, {"name": "share_pct", "var": "P"}],
+              "body": [{"predicate": "exposure", "args": {"bank": "B", "borrower": "X", "amount": "A"}},
+                       {"predicate": "bank_info", "args": {"bank": "B", "capital": "C"}}],
+              "conditions": [{"left": "C", "op": ">", "right": "0"}],
+              "assignments": [{"var": "P", "expr": "A / C * 100"}]}
+BAD_SPEC = {**SHARE_SPEC, "body": SHARE_SPEC["body"][:1]}  # C is bound nowhere: the server refuses it
 SHARE = RuleProposal(
-    program='@output("exposure_share"). @mapping("exposure_share", 0, "borrower", "string"). '
+    program='@output("exposure_share").\n@mapping("exposure_share", 0, "borrower", "string").\n'
             '@mapping("exposure_share", 1, "share_pct", "float").\n'
             'exposure_share(X, P) :- exposure(B, X, A), bank_info(B, C, _, _), C > 0, P = A / C * 100.',
     purpose="share of each exposure in the bank's capital", output="exposure_share")
@@ -133,17 +140,28 @@ SHARE = RuleProposal(
 def test_every_policy_method_has_a_prompt_file_that_loads_and_renders(tools):
     assert set(POLICY_METHODS) == set(prompts.STEPS) == set(prompts.OUTPUTS)
     ctx = exposure_context(tools, 100)
+    systems = set()
     for step in POLICY_METHODS:
         spec = prompts.load(step)
-        assert spec["system"].strip() and spec["user"].strip() and spec["agent"] in (
+        assert spec["task"].strip() and spec["user"].strip() and spec["agent"] in (
             "Planner", "Retriever", "RuleSynthesizer", "Verifier")
         system, user = prompts.render(step, ctx)  # every placeholder has a value, given or default
         assert isinstance(system, SystemMessage) and isinstance(user, UserMessage)
-        assert QUESTION in user.content and '"type"' in system.content  # the question, the output's JSON schema
+        assert QUESTION in user.content and '"type"' in user.content  # the question, the output's JSON schema
         for text in (system.content, user.content):
-            assert "$schema" not in text and "$context" not in text and "$dialect" not in text
-    assert "sum(A)" in prompts.render("synthesize", ctx)[0].content  # the dialect, with the set-semantics pitfall
-    assert "@bind" in prompts.render("repair", ctx)[0].content
+            assert "$schema" not in text and "$context" not in text and "$catalog" not in text
+        systems.add(system.content)
+    # one system message for every step: the catalog, a prefix a local model reads once per run
+    assert len(systems) == 1 and "get_ultimate_controller(company: string)" in systems.pop()
+    assert '"aggregate"' in prompts.render("synthesize", ctx)[1].content  # rules are structured objects
+
+
+def test_the_catalog_shown_to_the_model_has_no_examples_it_could_copy_as_data(tools):
+    text = prompts.catalog_text(tools)
+    assert "get_bank_exposures(bank_name: string)" in text and "output: exposure(bank: string" in text
+    assert "e.g." not in text and "DeepLogic" not in text
+    assert prompts.without_examples("Name of the company, e.g. DeepLogic Ltd") == "Name of the company"
+    assert "e.g." not in json.dumps(prompts.OUTPUTS["answer"].model_json_schema())
 
 
 def test_the_llm_policy_implements_every_policy_method_as_a_coroutine():
@@ -175,7 +193,7 @@ def test_a_reply_in_a_json_fence_or_with_prose_around_it_parses():
     body = '{"calls": [{"tool": "t", "params": {"x": 1}}]}'
     for reply in (body, f"```json\n{body}\n```", f"Here you are:\n{body}\nThanks."):
         sel = parse_reply(reply, Selection)
-        assert sel.calls[0].tool == "t" and sel.calls[0].params[0].name == "x" and sel.calls[0].params[0].value == 1
+        assert sel.calls[0].tool == "t" and sel.calls[0].params == {"x": 1}
     with pytest.raises(ValueError):
         parse_reply("no json here", Selection)
 
@@ -189,7 +207,7 @@ async def test_selection_is_parsed_into_high_level_calls_with_the_datas_spelling
     calls = await policy.select(ctx, probe(bank_name=["Bank Gamma", "Bank Delta"], company=["Alpha Corp"]))
     assert calls == [Call(tool="get_bank_exposures", params={"bank_name": "Bank Gamma"}, level="high")]
     sent = client.create_calls[0]["messages"]
-    assert "get_ultimate_controller" in sent[1].content  # the catalog is shown
+    assert "get_ultimate_controller" in sent[0].content  # the catalog is shown
     assert '"bank_name":["Bank Gamma"]' in sent[1].content  # with the values the question names
     assert "Bank Delta" not in sent[1].content
     assert any(e["kind"] == "select" and e["chosen"] == [str(calls[0])] for e in ctx.events)
@@ -249,11 +267,20 @@ async def test_a_reply_unusable_twice_is_a_clear_error_naming_the_step(tools):
 @pytest.mark.anyio
 async def test_structured_output_is_asked_for_when_the_model_supports_it(tools):
     reply = selection(("get_bank_info", {"bank_name": "Bank Gamma"}))
-    for info, expected in (({}, None), ({"json_output": True}, True),
-                           ({"json_output": True, "structured_output": True}, Selection)):
+    for info, expected in (({}, None), ({"json_output": True}, True)):
         client = replay(reply, **info)
         await LLMPolicy(client).select(RunContext(question=QUESTION, tools=dict(tools)), probe())
         assert client.create_calls[0]["json_output"] is expected
+    # structured output: the run's strict schema, whose only tools are those the question's values can fill
+    client = replay(reply, json_output=True, structured_output=True)
+    await LLMPolicy(client).select(RunContext(question=QUESTION, tools=dict(tools)), probe(bank_name=["Bank Gamma"]))
+    strict = client.create_calls[0]["json_output"]
+    schema = json.dumps(strict.model_json_schema())
+    assert strict is not Selection and '"const": "get_bank_info"' in schema and '"const": "Bank Gamma"' in schema
+    assert "get_ultimate_controller" not in schema  # its company is named nowhere in the question
+    strict.model_validate({"calls": [{"tool": "get_bank_info", "params": {"bank_name": "Bank Gamma"}}]})
+    with pytest.raises(ValueError):
+        strict.model_validate({"calls": [{"tool": "get_bank_info", "params": {"bank_name": "Bank Omega"}}]})
 
 
 @pytest.mark.anyio
@@ -278,31 +305,66 @@ async def test_retrieval_keeps_only_the_predicates_columns(tools):
 @pytest.mark.anyio
 async def test_synthesis_drops_proposals_that_redefine_a_predicate(tools):
     ctx = exposure_context(tools, 1000)
-    taken = RuleProposal(program="exposure(B, X, A) :- loans(B, X, I, A).", purpose="again", output="exposure")
-    reply = json.dumps({"rules": [SHARE.model_dump(), taken.model_dump(), SHARE.model_dump()]})
+    taken = {**SHARE_SPEC, "predicate": "exposure", "purpose": "again"}
+    reply = json.dumps({"rules": [SHARE_SPEC, taken, SHARE_SPEC]})
     proposals = await LLMPolicy(replay(reply)).synthesize(ctx, probe())
-    assert proposals == [SHARE]
+    assert [p.program for p in proposals] == [SHARE.program] and proposals[0].spec["predicate"] == "exposure_share"
     reasons = [e["reason"] for e in ctx.events if e["kind"] == "rule_dropped"]
     assert reasons == ["its output 'exposure' already exists", "proposed before"]
     assert await LLMPolicy(replay('{"rules": []}')).synthesize(ctx, probe()) == []
 
 
+def test_a_structured_rule_is_written_as_a_program_with_its_mapping():
+    from vadaorchestra.agents.structured import RuleSpec, render_rule
+
+    views = {"exposure": PredicateView("exposure", "high", "t", 3, [
+        {"name": "bank", "type": "string"}, {"name": "borrower", "type": "string"}, {"name": "amount", "type": "float"}])}
+    total = RuleSpec.model_validate({"predicate": "total", "columns": [{"name": "bank", "var": "B"},
+                                                                       {"name": "total", "var": "T"}],
+                                     "body": [{"predicate": "exposure", "args": {"bank": "B", "amount": "A"}}],
+                                     "aggregate": {"var": "T", "func": "sum", "of": "A"}})
+    program = render_rule(total, views, {"exposure"}).program
+    # the open borrower column is named, so that two equal amounts both count (set semantics)
+    assert program.splitlines()[-1] == "total(B, T) :- exposure(B, V_Borrower_1, A), T = sum(A)."
+    assert '@mapping("total", 1, "total", "float").' in program
+    count = RuleSpec.model_validate({
+        "predicate": "n", "columns": [{"name": "n", "var": "N"}], "aggregate": {"var": "N", "func": "count", "of": "X"},
+        "body": [{"predicate": "exposure", "args": {"bank": '"Bank \\"); @bind(x', "borrower": "X"}}]})
+    program = render_rule(count, views, {"exposure"}).program
+    assert program.splitlines()[-1] == 'n(N) :- exposure("\\"Bank \\\\\\"); @bind(x", X, _), N = count(X).'
+    from vadaorchestra.datalog.parser import parse
+
+    assert len(parse(program, "<p>").rules) == 1  # the constant stayed a constant
+
+
 @pytest.mark.anyio
-async def test_repair_shows_the_servers_error_and_gives_up_on_the_same_program(tools):
+async def test_rules_that_cannot_be_written_come_back_as_a_problem_to_repair(tools):
     ctx = exposure_context(tools, 1000)
-    fixed = SHARE.model_copy(update={"program": SHARE.program.replace("exposure(B, X, A)", "exposure(B, X, A)")})
-    bad = SHARE.model_copy(update={"program": SHARE.program.replace("bank_info(B, C, _, _)", "bank_info(B, C)")})
-    client = replay(fixed.model_dump_json(), bad.model_dump_json(), '{"program": "", "purpose": "", "output": ""}',
-                    "no idea", "still no idea")
+    for change, why in (({"body": [{"predicate": "exposures", "args": {}}]}, "unknown predicate 'exposures'"),
+                        ({"body": [{"predicate": "exposure", "args": {"amt": "A"}}]}, "has no column 'amt'"),
+                        ({"columns": [{"name": "x", "var": "Q"}]}, "variable 'Q' is bound by no"),
+                        ({"assignments": [{"var": "P", "expr": "A; drop"}]}, "may hold only variables")):
+        reply = json.dumps({"rules": [{**SHARE_SPEC, **change}]})
+        [proposal] = await LLMPolicy(replay(reply)).synthesize(ctx, probe())
+        assert proposal.program == "" and why in proposal.problem, (change, proposal.problem)
+
+
+@pytest.mark.anyio
+async def test_repair_shows_the_error_and_gives_up_on_the_same_rule(tools):
+    ctx = exposure_context(tools, 1000)
+    policy = LLMPolicy(replay(json.dumps({"rules": [BAD_SPEC]})))
+    [bad] = await policy.synthesize(ctx, probe())
+    client = replay(json.dumps(SHARE_SPEC), json.dumps(BAD_SPEC), "no idea", "still no idea")
     policy = LLMPolicy(client)
-    error = "<program>:2:45: error: 'bank_info' has 4 columns, used with 2"
-    assert await policy.repair(ctx, bad, error) == fixed
+    error = "<program>:2:45: error: variable 'C' is unsafe"
+    fixed = await policy.repair(ctx, bad, error)
+    assert fixed.program == SHARE.program
     assert error in client.create_calls[0]["messages"][1].content
-    assert await policy.repair(ctx, bad, error) is None  # the refused program again
-    assert await policy.repair(ctx, bad, error) is None  # gave up
+    assert '"predicate":"exposure_share"' in client.create_calls[0]["messages"][1].content  # the refused rule
+    assert await policy.repair(ctx, bad, error) is None  # the refused rule again
     assert await policy.repair(ctx, bad, error) is None  # unusable twice: reported as failed, not raised
     assert [e["reason"][:20] for e in ctx.events if e["kind"] == "repair_failed"] == [
-        "the same program aga", "the model gave up", "the model's reply fo"]
+        "the same rule again", "the model's reply fo"]
 
 
 @pytest.mark.anyio
@@ -364,8 +426,8 @@ async def _all_steps(policy: LLMPolicy, ctx: RunContext) -> None:
 def _script() -> list[str]:
     return [selection(("get_bank_exposures", {"bank_name": "Bank Gamma"})),
             '{"statistics": ["amount"], "top_k": [{"order_by": "amount", "k": 10}]}',
-            json.dumps({"rules": [SHARE.model_dump()]}),
-            SHARE.model_copy(update={"output": "exposure_share2"}).model_dump_json(),
+            json.dumps({"rules": [SHARE_SPEC]}),
+            json.dumps({**SHARE_SPEC, "predicate": "exposure_share2"}),
             '{"calls": []}',
             '{"answer": "the largest exposures are shown above."}']
 
@@ -446,16 +508,16 @@ def test_a_run_on_scripted_replies_retries_a_refused_rule_then_reports_it(tmp_pa
     from vadaorchestra.agents.pipeline import Settings
     from vadaorchestra.agents.run import ask_sync
 
-    broken = RuleProposal(program="big(B) :- exposure(_, B, A), A > \"x\".", purpose="large exposures", output="big")
-    still = RuleProposal(program="big(B) :- exposures(_, B, A), A > 1000000.", purpose="large exposures",
-                         output="big")
-    again = RuleProposal(program="big(B) :- exposures(_, B, A), A > 2000000.", purpose="large exposures",
-                         output="big")
+    def big(pred: str, right: str) -> dict:
+        return {"purpose": "large exposures", "predicate": "big", "columns": [{"name": "borrower", "var": "B"}],
+                "body": [{"predicate": pred, "args": {"borrower": "B", "amount": "A"}}],
+                "conditions": [{"left": "A", "op": ">", "right": right}]}
+
     client = ReplayChatCompletionClient([
         selection(("get_bank_exposures", {"bank_name": "Bank Gamma"}), ("get_bank_info", {"bank_name": "Bank Gamma"})),
-        json.dumps({"rules": [broken.model_dump()]}),
-        still.model_dump_json(),
-        again.model_dump_json(),
+        json.dumps({"rules": [big("exposure", '"x"')]}),  # the server refuses: a float compared with a string
+        json.dumps(big("exposures", "1000000")),  # we refuse: no such predicate
+        json.dumps(big("exposures", "2000000")),
         '{"answer": "the largest exposure of Bank Gamma is DeepLogic Ltd, 13.1M."}',
     ])
     result = ask_sync("What are Bank Gamma's largest exposures?", catalog=CATALOG, model_client=client,
@@ -464,7 +526,9 @@ def test_a_run_on_scripted_replies_retries_a_refused_rule_then_reports_it(tmp_pa
     assert result.answer == "the largest exposure of Bank Gamma is DeepLogic Ltd, 13.1M."
     assert [e["attempt"] for e in ctx.events if e["kind"] == "rule_refused"] == [1, 2, 3]
     assert len(ctx.failed_rules) == 1 and ctx.failed_rules[0]["attempts"] == 3
-    assert "'exposures' is not defined" in ctx.failed_rules[0]["error"]
+    assert "unknown predicate 'exposures'" in ctx.failed_rules[0]["error"]
+    first = next(e for e in ctx.events if e["kind"] == "rule_refused")
+    assert "exposure(_, B, A), A > \"x\"" in first["program"] and "error" in first["error"]
     steps = result.tokens["by_step"]
     assert list(steps) == ["select", "synthesize", "repair", "answer"] and steps["repair"]["calls"] == 2
     assert all(s["sent"] > 0 and s["received"] > 0 for s in steps.values())

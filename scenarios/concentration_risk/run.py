@@ -1,12 +1,14 @@
-"""``vadaorchestra run concentration-risk``: the paper's running example, end to end, with no model.
+"""``vadaorchestra run concentration-risk``: the paper's running example, end to end.
 
 Generates the scenario's data into ``scenarios/concentration_risk/data/`` when it is absent (or on ``--regenerate``,
 or when the seed or the generator differ from the ones the data were made with), asks a question of
-``questions.yaml`` (the paper's by default) with the deterministic offline policy over the scenario's catalog, and
-prints the answer, the time the run took (data generation excluded), the tokens a model would have been sent, the
-trace and the command that replays it.
+``questions.yaml`` (the paper's by default) over the scenario's catalog — decided by the deterministic offline policy,
+or by a model with ``--model local`` / ``--model CONFIG`` / ``--model-path FILE.gguf`` — and prints the answer, the
+time the run took (data generation excluded), the tokens sent (or that a model would have been sent), the trace and
+the command that replays it.
 
     vadaorchestra run concentration-risk [--seed N] [--regenerate] [--out DIR] [--question ID|TEXT] [--data DIR]
+                                         [--model local|CONFIG] [--model-path FILE.gguf]
 """
 
 from __future__ import annotations
@@ -73,17 +75,21 @@ def ensure_data(data: Path, seed: int, regenerate: bool, log=print) -> dict[str,
     return info
 
 
-def _tokens_line(tokens: dict[str, Any]) -> str:
+def _tokens_line(tokens: dict[str, Any], model: bool) -> str:
+    what = "tokens sent to the model" if model else "tokens a model would have been sent"
     if not tokens:
-        return "tokens a model would have been sent: not counted (no token module)"
+        return f"{what}: not counted (no token module)"
     totals = tokens.get("totals", {})
     steps = tokens.get("by_step", {})
     per = ", ".join(f"{s} {v.get('sent', 0)}" for s, v in steps.items())
-    return f"tokens a model would have been sent: {totals.get('sent', '?')} ({per})" + \
-        (f" — {tokens['note']}" if tokens.get("note") else "")
+    line = f"{what}: {totals.get('sent', '?')} ({per})"
+    if model:
+        line += f"; received {totals.get('received', '?')}; {totals.get('calls', '?')} model calls"
+    return line + (f" — {tokens['note']}" if tokens.get("note") else "")
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The script's options (what ``vadaorchestra run concentration-risk`` passes on)."""
     default_id, questions = load_questions()
     ap = argparse.ArgumentParser(prog="vadaorchestra run concentration-risk",
                                  description="The paper's running example: Bank Gamma's concentration risk, answered by "
@@ -95,8 +101,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--question", default=default_id,
                     help=f"a question id of questions.yaml ({', '.join(questions)}) or the text of a question")
     ap.add_argument("--data", type=Path, default=DATA, help=f"data folder (default {DATA})")
-    args = ap.parse_args(argv)
+    from vadaorchestra.agents.models import add_model_options
 
+    add_model_options(ap)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    _default, questions = load_questions()
+    args = parser().parse_args(argv)
+
+    from vadaorchestra.agents.models import build_client
     from vadaorchestra.agents.run import ask_sync
 
     question = questions[args.question]["text"] if args.question in questions else args.question
@@ -105,13 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     trace = out / "trace.dl"
     print(f"question: {question}", file=sys.stderr)
     start = time.perf_counter()
-    result = ask_sync(question, catalog=CATALOG, data=args.data, trace=trace, report=out,
+    client = build_client(args.model, args.model_path)
+    if client is not None:
+        print(f"model: {args.model_path or args.model} (loaded in {time.perf_counter() - start:.1f} s)",
+              file=sys.stderr)
+    result = ask_sync(question, catalog=CATALOG, data=args.data, trace=trace, report=out, model_client=client,
                       progress=lambda msg: print(f"• {msg}", file=sys.stderr, flush=True))
     elapsed = time.perf_counter() - start
     print(result.answer)
     print(f"run: {elapsed:.2f} s wall (data generation excluded), {len(result.ctx.plan.stages)} stages, "
           f"{len(result.calls)} tool calls, {len(result.ctx.synthesized)} synthesized rule sets")
-    print(_tokens_line(result.tokens))
+    print(_tokens_line(result.tokens, client is not None))
     print(f"trace: {trace}")
     print(f"replay: vadaorchestra replay {trace}")
     return 0

@@ -13,21 +13,32 @@ invoked. A reply that does not parse is asked for once more, with the reason; a 
 
 from __future__ import annotations
 
-import json
 import re
+import time
 from pathlib import Path
 from string import Template
 from typing import Any, TypeVar
 
-import yaml
 from autogen_core.models import AssistantMessage, ChatCompletionClient, CreateResult, LLMMessage, UserMessage
 from pydantic import BaseModel, ValidationError
 
 from vadaorchestra.agents import prompts
 from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
+from vadaorchestra.agents.models import ModelConfigError, load_model_client, read_model_config
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 from vadaorchestra.agents.prompts import AnswerOut, Arg, CallOut, Proposals, Replan, Selection
+from vadaorchestra.agents.structured import (
+    RuleSpec,
+    RuleSpecError,
+    RuleSpecs,
+    answer_model,
+    calls_model,
+    fact_values,
+    render_rule,
+    retrieval_model,
+    rules_model,
+)
 from vadaorchestra.agents.tokens import TokenLedger, count_messages, count_tokens
 from vadaorchestra.errors import VadaError
 
@@ -46,10 +57,6 @@ REPLY_START = 300  # characters of a bad reply quoted in the error
 
 class LLMReplyError(VadaError):
     """The model's reply for a step could not be used, even after one retry."""
-
-
-class ModelConfigError(VadaError):
-    """A model-client configuration file is missing, unreadable, or names no loadable client."""
 
 
 # --- replies ----------------------------------------------------------------------------------------------------------
@@ -82,44 +89,6 @@ def parse_reply(reply: str, model: type[M]) -> M:
         return model.model_validate_json(json_text(reply))
     except ValidationError as exc:
         raise ValueError(_why(exc)) from None
-
-
-# --- model clients ----------------------------------------------------------------------------------------------------
-def read_model_config(path: str | Path) -> dict[str, Any]:
-    """The component config in ``path`` (JSON, or YAML for ``.yaml``/``.yml``), checked for ``provider``."""
-    p = Path(path)
-    if not p.is_file():
-        raise ModelConfigError(f"model config {str(p)!r} not found")
-    try:
-        text = p.read_text("utf-8")
-        data = yaml.safe_load(text) if p.suffix.lower() in (".yaml", ".yml") else json.loads(text)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ModelConfigError(f"model config {str(p)!r} cannot be read: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("provider"), str):
-        raise ModelConfigError(f"model config {str(p)!r} must be an AutoGen component config: an object with "
-                               f"\"provider\" (e.g. \"autogen_ext.models.openai.OpenAIChatCompletionClient\") and "
-                               f"\"config\"")
-    return data
-
-
-def load_model_client(path: str | Path) -> ChatCompletionClient:
-    """Any ``ChatCompletionClient`` (OpenAI, Azure OpenAI, Ollama, an OpenAI-compatible server with ``base_url`` and
-    ``model_info``, the replay client) from an AutoGen component-config file."""
-    data = read_model_config(path)
-    errors: tuple[type[BaseException], ...] = (ValueError, TypeError, ImportError, AttributeError, KeyError)
-    try:
-        from openai import OpenAIError  # a missing API key is raised when the client is built
-
-        errors += (OpenAIError,)
-    except ImportError:  # pragma: no cover - autogen-ext[openai] brings it
-        pass
-    try:
-        client = ChatCompletionClient.load_component(data)
-    except errors as exc:
-        raise ModelConfigError(f"model config {str(path)!r}: cannot load {data['provider']!r}: {exc}") from None
-    if not isinstance(client, ChatCompletionClient):
-        raise ModelConfigError(f"model config {str(path)!r}: {data['provider']!r} is not a chat completion client")
-    return client
 
 
 # --- the policy -------------------------------------------------------------------------------------------------------
@@ -166,9 +135,12 @@ class LLMPolicy:
 
     name = "llm"
 
+    synthesis_rounds = 2  # a second round may build on the first one's predicates (a total, then its share)
+
     def __init__(self, model_client: ChatCompletionClient, ledger: TokenLedger | None = None,
-                 model_name: str | None = None, *, max_facts: int = prompts.MAX_FACTS):
+                 model_name: str | None = None, *, max_facts: int = prompts.MAX_FACTS, strict: bool = True):
         self.client = model_client
+        self.strict = strict
         self.ledger = ledger if ledger is not None else TokenLedger()
         self.model_name = model_name
         self.max_facts = max_facts
@@ -185,28 +157,37 @@ class LLMPolicy:
     # --- one model call -------------------------------------------------------------------------------------------
     def _json_mode(self, output: type[BaseModel]) -> bool | type[BaseModel] | None:
         info = getattr(self.client, "model_info", None) or {}
-        if info.get("structured_output"):
+        if info.get("structured_output") and self.strict:
             return output
         if info.get("json_output"):
             return True
         return None  # plain text: the prompt states the schema, the reply is parsed all the same
 
-    def _account(self, step: str, messages: list[LLMMessage], result: CreateResult, reply: str, note: str) -> None:
+    def _account(self, step: str, messages: list[LLMMessage], result: CreateResult, reply: str, note: str,
+                 seconds: float = 0.0) -> None:
         sent, received = count_messages(messages, self.model_name), count_tokens(reply, self.model_name)
         usage = result.usage
         if not result.cached and usage is not None and (usage.prompt_tokens or usage.completion_tokens):
             note = "; ".join(filter(None, [note, f"reported by the client (tiktoken: {sent} sent, {received} "
                                                  f"received)"]))
             sent, received = usage.prompt_tokens, usage.completion_tokens
-        self.ledger.record(step, prompts.agent_of(step), sent, received, note)
+        self.ledger.record(step, prompts.agent_of(step), sent, received, note, seconds=seconds,
+                           retry=note.startswith("retry"))
 
-    async def ask(self, step: str, output: type[M], messages: list[LLMMessage]) -> M:
-        """One decision: call the model, validate the reply as ``output``; once more with the reason if it fails."""
+    async def ask(self, step: str, output: type[M], messages: list[LLMMessage],
+                  strict: type[BaseModel] | None = None) -> M:
+        """One decision: call the model, validate the reply as ``output``; once more with the reason if it fails.
+
+        ``strict`` is the run's schema of the reply (:mod:`~vadaorchestra.agents.structured`): what a client with
+        structured output decodes under. The reply is parsed with the lenient ``output`` all the same.
+        """
         error, reply = "", ""
         for attempt in (1, 2):
-            result = await self.client.create(messages, json_output=self._json_mode(output))
+            started = time.perf_counter()
+            result = await self.client.create(messages, json_output=self._json_mode(strict or output))
             reply = result.content if isinstance(result.content, str) else ""
-            self._account(step, messages, result, reply, "" if attempt == 1 else "retry after an unusable reply")
+            self._account(step, messages, result, reply, "" if attempt == 1 else "retry after an unusable reply",
+                          time.perf_counter() - started)
             if not isinstance(result.content, str):
                 error = "the reply is a function call, not a JSON object"
             else:
@@ -230,7 +211,7 @@ class LLMPolicy:
         dropped with a ``call_dropped`` event saying why."""
         calls: dict[str, Call] = {}
         for out in outs:
-            shown = f"{out.tool}({', '.join(f'{a.name}={a.value!r}' for a in out.params)})"
+            shown = f"{out.tool}({', '.join(f'{k}={v!r}' for k, v in out.params.items())})"
             reason = None
             spec = ctx.tools.get(out.tool)
             params: dict[str, Any] = {}
@@ -238,16 +219,16 @@ class LLMPolicy:
                 reason = f"unknown tool {out.tool!r}"
             else:
                 declared = {p["name"]: p["type"] for p in spec.get("parameters", [])}
-                names = [a.name for a in out.params]
-                if sorted(names) != sorted(declared) or len(set(names)) != len(names):
+                names = list(out.params)
+                if sorted(names) != sorted(declared):
                     reason = f"parameters {sorted(names)} given, {sorted(declared)} declared"
                 else:
-                    for a in out.params:
-                        ok, value = _coerce(a.value, declared[a.name])
+                    for name, raw in out.params.items():
+                        ok, value = _coerce(raw, declared[name])
                         if not ok:
-                            reason = f"parameter {a.name!r}: {value}"
+                            reason = f"parameter {name!r}: {value}"
                             break
-                        params[a.name] = self._spelling(out.tool, a.name, value)
+                        params[name] = self._spelling(out.tool, name, value)
             if reason is not None:
                 ctx.event("call_dropped", step=step, call=shown, reason=reason)
                 continue
@@ -280,10 +261,15 @@ class LLMPolicy:
 
     # --- the Policy ---------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
-        """Tools relevant to the question, with parameters the model took from it (checked against the catalog)."""
+        """Tools relevant to the question, with parameters the model took from it (checked against the catalog).
+
+        Decoded under a schema of the tools whose string parameters all have a value the question names (found by
+        ``lookup_values``), each parameter one of those values; every tool with free values when none has."""
         self._candidates = await self._lookup_candidates(ctx, probe)
+        strict = calls_model(ctx.tools, self._candidates, name="Selection") or \
+            calls_model(ctx.tools, {}, require_values=False, name="Selection")
         out = await self.ask("select", Selection, self.render("select", ctx, candidates=self._candidates or
-                                                              "(none found)"))
+                                                              "(none found)"), strict)
         calls = self._checked_calls(ctx, out.calls, "select")
         ctx.event("select", policy=self.name, chosen=[str(c) for c in calls])
         return calls
@@ -292,7 +278,8 @@ class LLMPolicy:
         """Statistics attributes and top-k queries, restricted to the predicate's columns (a top-k by the first
         measure when none is usable)."""
         out = await self.ask("retrieval", Retrieval,
-                             self.render("retrieval", ctx, predicate=prompts.predicate_view(view, self.max_facts)))
+                             self.render("retrieval", ctx, predicate=prompts.predicate_view(view, self.max_facts)),
+                             retrieval_model(view))
         columns = set(view.columns)
         stats = list(dict.fromkeys(a for a in out.statistics if a in columns))[:MAX_STATISTICS]
         dropped = [a for a in out.statistics if a not in columns]
@@ -312,19 +299,38 @@ class LLMPolicy:
                       dropped=dropped)
         return Retrieval(statistics=stats, top_k=top)
 
+    def _readable(self, ctx: RunContext) -> list[PredicateView]:
+        return [v for v in ctx.predicates.values() if v.schema]
+
+    def _proposal(self, ctx: RunContext, spec: RuleSpec) -> RuleProposal:
+        """The program of a structured rule, or a proposal whose ``problem`` says why it cannot be written."""
+        views = {v.name: v for v in self._readable(ctx)}
+        try:
+            proposal = render_rule(spec, views, set(ctx.predicates) | set(ctx.tools))
+        except RuleSpecError as exc:
+            return RuleProposal(program="", purpose=spec.purpose or f"compute {spec.predicate}",
+                                output=spec.predicate, spec=spec.model_dump(), problem=str(exc))
+        return proposal.model_copy(update={"spec": spec.model_dump()})
+
     async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
-        """New rule programs; a proposal whose output predicate exists already, or repeats one, is dropped."""
-        out = await self.ask("synthesize", Proposals, self.render("synthesize", ctx))
+        """New rules, proposed as structured objects over the workspace's predicates and written as programs by
+        :func:`~vadaorchestra.agents.structured.render_rule`; a proposal whose output predicate exists already, or
+        repeats one, is dropped."""
+        readable = self._readable(ctx)
+        if not readable:
+            return []
+        out = await self.ask("synthesize", RuleSpecs, self.render("synthesize", ctx), rules_model(readable))
         seen = {s.program.strip() for s in ctx.synthesized} | {f.get("program", "").strip() for f in ctx.failed_rules}
         keep = []
-        for p in out.rules:
+        for spec in out.rules:
+            p = self._proposal(ctx, spec)
             reason = None
-            if not p.program.strip():
-                reason = "empty program"
-            elif p.output in ctx.predicates:
+            if p.output in ctx.predicates:
                 reason = f"its output {p.output!r} already exists"
-            elif p.program.strip() in seen:
+            elif p.program and p.program.strip() in seen:
                 reason = "proposed before"
+            elif p.output in {k.output for k in keep}:
+                reason = "a second rule for the same predicate in one reply"
             if reason is not None:
                 ctx.event("rule_dropped", purpose=p.purpose, output=p.output, reason=reason)
                 continue
@@ -333,24 +339,32 @@ class LLMPolicy:
         return keep
 
     async def repair(self, ctx: RunContext, proposal: RuleProposal, error: str) -> RuleProposal | None:
-        """A corrected proposal, or None when the model gives up, repeats the refused program, or cannot be
-        understood (the rule is then reported as failed)."""
-        messages = self.render("repair", ctx, proposal=proposal.model_dump(),
-                               error=error[: prompts.MAX_ERROR])
+        """A corrected rule, or None when the model cannot be understood or repeats the refused rule (the rule is
+        then reported as failed)."""
+        shown = proposal.spec if proposal.spec is not None else {"program": proposal.program}
+        messages = self.render("repair", ctx, proposal=shown, error=error[: prompts.MAX_ERROR])
         try:
-            fixed = await self.ask("repair", RuleProposal, messages)
+            fixed = await self.ask("repair", RuleSpec, messages, rules_model(self._readable(ctx), single=True))
         except LLMReplyError as exc:
             ctx.event("repair_failed", purpose=proposal.purpose, reason=exc.message)
             return None
-        if not fixed.program.strip() or fixed.program.strip() == proposal.program.strip():
-            ctx.event("repair_failed", purpose=proposal.purpose,
-                      reason="the model gave up" if not fixed.program.strip() else "the same program again")
+        if proposal.spec is not None and fixed.model_dump() == RuleSpec.model_validate(proposal.spec).model_dump():
+            ctx.event("repair_failed", purpose=proposal.purpose, reason="the same rule again")
             return None
-        return fixed
+        return self._proposal(ctx, fixed)
+
+    def _fact_strings(self, ctx: RunContext) -> list[Any]:
+        values = [v for v in fact_values(list(ctx.predicates.values()), self.max_facts) if isinstance(v, str)]
+        for per_tool in self._candidates.values():
+            for vals in per_tool.values():
+                values.extend(vals)
+        return list(dict.fromkeys(values))
 
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
-        """Further invocations the model asks for (never one already made; at most :data:`MAX_NEW_CALLS`)."""
-        out = await self.ask("replan", Replan, self.render("replan", ctx))
+        """Further invocations the model asks for (never one already made; at most :data:`MAX_NEW_CALLS`), with
+        string parameters drawn from the values of the facts shown and of the question."""
+        strict = calls_model(ctx.tools, {}, self._fact_strings(ctx), name="Replan")
+        out = await self.ask("replan", Replan, self.render("replan", ctx), strict)
         calls = []
         for call in self._checked_calls(ctx, out.calls, "replan"):
             if call.key in ctx.executed:
@@ -361,10 +375,12 @@ class LLMPolicy:
         return calls
 
     async def answer(self, ctx: RunContext) -> str:
-        """The answer, from the facts of high-level and synthesized predicates shown to the model."""
+        """The answer, from the facts of high-level and synthesized predicates shown to the model; its ``values``
+        are decoded as values of those facts."""
         previous = ""
         if ctx.feedback and ctx.answer:
             previous = Template(prompts.load("answer")["previous"]).substitute(answer=ctx.answer)
-        out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous))
+        strict = answer_model(fact_values(ctx.answer_predicates(), self.max_facts))
+        out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous), strict)
         ctx.answer_values = out.values
         return out.answer.strip()

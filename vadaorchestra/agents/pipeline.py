@@ -282,12 +282,14 @@ class Pipeline:
 
     # --- RuleSynthesizer --------------------------------------------------------------------------------------------
     async def _synthesize(self) -> str:
-        proposals = await self.policy.synthesize(self.ctx, self.probe)
+        # a policy may take more than one round: the second one reads what the first one derived
         done = []
-        for proposal in proposals:
-            out = await self._run_rules(proposal)
-            if out is not None:
-                done.append(out)
+        for _round in range(max(1, int(getattr(self.policy, "synthesis_rounds", 1)))):
+            proposals = await self.policy.synthesize(self.ctx, self.probe)
+            new = [out for proposal in proposals if (out := await self._run_rules(proposal)) is not None]
+            done += new
+            if not new:
+                break
         self.phase = "replan"
         return self.say("synthesized: " + (", ".join(done) if done else "nothing needed"))
 
@@ -295,7 +297,7 @@ class Pipeline:
         attempts = 0
         while True:
             attempts += 1
-            problems = verify.lint_rules(proposal.program)
+            problems = [proposal.problem] if proposal.problem else verify.lint_rules(proposal.program)
             error = "; ".join(problems) if problems else None
             if error is None:
                 try:

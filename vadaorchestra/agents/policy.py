@@ -21,6 +21,10 @@ class RuleProposal(BaseModel):
     program: str = Field(description="Rules in the Vadalog dialect; only new predicates may be defined")
     purpose: str = Field(description="One line: what the rules compute and why the question needs it")
     output: str = Field(description="The predicate that holds the result")
+    spec: dict[str, Any] | None = Field(default=None, description="The structured rule this program was written "
+                                        "from, when a policy proposes rules as objects")
+    problem: str | None = Field(default=None, description="Why the spec could not be written as a program (the "
+                                "pipeline treats it as a refusal and asks for a repair)")
 
 
 class TopK(BaseModel):

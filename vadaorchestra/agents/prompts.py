@@ -1,17 +1,18 @@
 """The LLM policy's prompts: YAML data files next to the agents, rendered with a bounded view of the run context.
 
-Each decision of the :class:`~vadaorchestra.agents.policy.Policy` has one file ``prompts/<step>.yaml`` with
+Every step sends two messages. The system message is ``common.yaml``'s ``system`` with the catalog (``$catalog``):
+the same text for every step of a run, so that a local model reuses its cached prefix (the KV cache) from one step
+to the next instead of reading the catalog again. The user message is the step's own text: its file
+``prompts/<step>.yaml`` has
 
-- ``system`` and ``user``: :class:`string.Template` texts (``$name`` placeholders, ``$$`` for a literal dollar);
+- ``task`` and ``user``: :class:`string.Template` texts (``$name`` placeholders, ``$$`` for a literal dollar),
+  sent one after the other;
 - ``sections``: which parts of the context the step sees (see :data:`SECTIONS`);
 - ``agent``: the agent that takes the decision (for token accounting);
 - ``defaults``: values of placeholders :func:`render` may not be given (``$candidates``, ``$predicate``, ...).
 
 Every step's reply is one JSON object validated by a pydantic model (:data:`OUTPUTS`); its JSON schema fills
-``$schema``.
-
-``common.yaml`` holds the texts several steps share: ``dialect`` (the summary of the rule language, available to every
-template as ``$dialect``) and ``retry`` (sent after a reply that could not be parsed).
+``$schema``. ``common.yaml`` also holds ``retry`` (sent after a reply that could not be parsed).
 
 The context view is bounded by construction: at most :data:`MAX_FACTS` facts per predicate (retrieval already
 bounded them), strings cut at :data:`MAX_STRING` characters, floats rounded. Its size depends on the catalog, the plan
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import cache
 from importlib import resources
 from string import Template
@@ -32,7 +34,8 @@ from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 from pydantic import BaseModel, Field, field_validator
 
 from vadaorchestra.agents.context import PredicateView, RunContext
-from vadaorchestra.agents.policy import Retrieval, RuleProposal
+from vadaorchestra.agents.policy import Retrieval
+from vadaorchestra.agents.structured import RuleSpec, RuleSpecs
 from vadaorchestra.errors import VadaError
 
 STEPS = ("select", "retrieval", "synthesize", "repair", "replan", "answer")
@@ -46,9 +49,8 @@ FLOAT_DECIMALS = 4  # a rounded value still reads back within the precision the 
 
 
 # --- the structured outputs ------------------------------------------------------------------------------------------
-# parameters are a list of name/value pairs, not an object: strict structured output (OpenAI) allows no free keys
 class Arg(BaseModel):
-    """One parameter of the call: its declared name and its value."""
+    """One parameter of a call written as a pair (an accepted form of ``params``)."""
 
     name: str
     value: str | int | float | bool | None
@@ -56,14 +58,19 @@ class Arg(BaseModel):
 
 class CallOut(BaseModel):
     tool: str = Field(description="A tool name from the catalog")
-    params: list[Arg] = Field(default_factory=list, description="Every declared parameter of the tool, once")
+    params: dict[str, str | int | float | bool | None] = Field(
+        default_factory=dict, description="Every declared parameter of the tool: name -> value")
 
     @field_validator("params", mode="before")
     @classmethod
-    def _params_as_object(cls, value: Any) -> Any:
-        """``{"bank_name": "Bank Gamma"}`` is accepted too (what models write without a schema)."""
-        if isinstance(value, dict):
-            return [{"name": k, "value": v} for k, v in value.items()]
+    def _params_as_pairs(cls, value: Any) -> Any:
+        """``[{"name": "bank_name", "value": "Bank Gamma"}]`` is accepted too; a name given twice is refused."""
+        if isinstance(value, list):
+            pairs = [Arg.model_validate(v) for v in value]
+            names = [p.name for p in pairs]
+            if len(set(names)) != len(names):
+                raise ValueError(f"a parameter is given twice: {names}")
+            return {p.name: p.value for p in pairs}
         return value
 
 
@@ -79,22 +86,18 @@ class Replan(BaseModel):
     calls: list[CallOut] = Field(default_factory=list)
 
 
-class Proposals(BaseModel):
-    """New rule programs; none when the tool outputs already answer the question."""
-
-    rules: list[RuleProposal] = Field(default_factory=list)
+Proposals = RuleSpecs  # the synthesize step's reply: rules as structured objects
 
 
 class AnswerOut(BaseModel):
     answer: str = Field(description="The answer, citing only facts shown in the context")
     values: list[str | int | float] | None = Field(
-        default=None, description="The answer as bare values when the question asks for entities or a count "
-                                  "(e.g. [\"DeepLogic Ltd\", \"NeuralLinker SpA\"] or [3]), each a value of a fact "
-                                  "shown; null otherwise")
+        default=None, description="The answer as bare values when the question asks for entities or a count, "
+                                  "each a value of a fact shown; null otherwise")
 
 
-OUTPUTS: dict[str, type[BaseModel]] = {"select": Selection, "retrieval": Retrieval, "synthesize": Proposals,
-                                       "repair": RuleProposal, "replan": Replan, "answer": AnswerOut}
+OUTPUTS: dict[str, type[BaseModel]] = {"select": Selection, "retrieval": Retrieval, "synthesize": RuleSpecs,
+                                       "repair": RuleSpec, "replan": Replan, "answer": AnswerOut}
 
 
 def _untitled(schema: Any) -> Any:
@@ -132,7 +135,7 @@ def load(step: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PromptError(f"prompts/{step}.yaml must hold a mapping")
     if step != "common":
-        missing = [k for k in ("system", "user") if not isinstance(data.get(k), str)]
+        missing = [k for k in ("task", "user") if not isinstance(data.get(k), str)]
         if missing:
             raise PromptError(f"prompts/{step}.yaml lacks the template(s) {', '.join(missing)}")
         unknown = [s for s in data.get("sections", []) if s not in SECTIONS]
@@ -165,18 +168,51 @@ def compact(value: Any, max_string: int = MAX_STRING) -> Any:
     return compact(str(value), max_string)
 
 
+_EXAMPLE = re.compile(r"[,;(]?\s*\b(?:e\.g\.|for example|such as)[^.;)]*[.;)]?", re.IGNORECASE)
+
+
+def without_examples(text: str) -> str:
+    """``text`` without its "e.g. ..." examples: a small model copies them as if they were values of the data."""
+    return _EXAMPLE.sub("", text).strip()
+
+
 def tool_view(spec: dict[str, Any]) -> dict[str, Any]:
     """A ``list_tools`` entry as the model sees it."""
     return {
         "name": spec.get("name"),
         "description": compact(spec.get("description", ""), 400),
-        "parameters": [{"name": p["name"], "type": p["type"], "description": compact(p.get("description", ""), 200)}
+        "parameters": [{"name": p["name"], "type": p["type"],
+                        "description": compact(without_examples(p.get("description", "")), 200)}
                        for p in spec.get("parameters", [])],
         "output_predicate": spec.get("output_predicate"),
         "schema": spec.get("schema", []),
         "parameter_columns": spec.get("parameter_columns", {}),
         "dependencies": spec.get("dependencies", []),
     }
+
+
+def catalog_text(tools: dict[str, dict[str, Any]]) -> str:
+    """The catalog as the system message shows it, one tool a paragraph (fewer tokens than JSON)::
+
+        - get_x(bank_name: string): what the tool gives.
+          output: pred(bank: string, borrower: string, amount: float); parameter bank_name is column bank
+    """
+    lines = []
+    for spec in tools.values():
+        v = tool_view(spec)
+        params = ", ".join(f"{p['name']}: {p['type']}" for p in v["parameters"])
+        lines.append(f"- {v['name']}({params}): {v['description']}")
+        out = ", ".join(f"{c['name']}: {c['type']}" for c in v["schema"])
+        detail = f"  output: {v['output_predicate']}({out})"
+        if v["parameter_columns"]:
+            detail += "; " + ", ".join(f"parameter {p} is column {c}" for p, c in v["parameter_columns"].items())
+        if v["dependencies"]:
+            detail += "; needs: " + ", ".join(v["dependencies"])
+        lines.append(detail)
+        described = [p for p in v["parameters"] if p["description"]]
+        if described:
+            lines.append("  " + "; ".join(f"{p['name']}: {p['description']}" for p in described))
+    return "\n".join(lines) if lines else "(no tools)"
 
 
 _STAT_NOISE = ("status", "predicate", "attribute", "elapsed_ms")
@@ -257,20 +293,22 @@ def render(step: str, ctx: RunContext, *, max_facts: int = MAX_FACTS, **extra: A
     values: dict[str, str] = {
         "question": ctx.question,
         "context": to_json(context_view(ctx, spec.get("sections", SECTIONS), max_facts)),
-        "dialect": load("common")["dialect"].strip(),
+        "catalog": catalog_text(ctx.tools),
         **({"schema": schema_text(OUTPUTS[step])} if step in OUTPUTS else {}),
         **{str(k): str(v) for k, v in (spec.get("defaults") or {}).items()},
     }
     for key, value in extra.items():
         values[key] = value if isinstance(value, str) else to_json(value)
 
-    def fill(which: str) -> str:
+    def fill(source: dict[str, Any], which: str, name: str) -> str:
         try:
-            return Template(spec[which]).substitute(values).strip()
+            return Template(source[which]).substitute(values).strip()
         except KeyError as exc:
-            raise PromptError(f"prompts/{step}.yaml ({which}) needs ${exc.args[0]}, which render() was not given") \
+            raise PromptError(f"prompts/{name}.yaml ({which}) needs ${exc.args[0]}, which render() was not given") \
                 from None
         except ValueError as exc:
-            raise PromptError(f"prompts/{step}.yaml ({which}): {exc} (write $$ for a literal dollar)") from None
+            raise PromptError(f"prompts/{name}.yaml ({which}): {exc} (write $$ for a literal dollar)") from None
 
-    return [SystemMessage(content=fill("system")), UserMessage(content=fill("user"), source="user")]
+    system = fill(load("common"), "system", "common")
+    user = fill(spec, "task", step) + "\n\n" + fill(spec, "user", step)
+    return [SystemMessage(content=system), UserMessage(content=user, source="user")]

@@ -113,6 +113,8 @@ class TokenEntry:
     sent: int
     received: int
     note: str = ""
+    seconds: float = 0.0  # wall time of the model call
+    retry: bool = False  # asked again after an unusable reply
 
 
 @dataclass
@@ -121,13 +123,16 @@ class TokenLedger:
 
     entries: list[TokenEntry] = field(default_factory=list)
 
-    def record(self, step: str, agent: str, sent: int, received: int, note: str = "") -> TokenEntry:
-        entry = TokenEntry(step, agent, int(sent), int(received), note)
+    def record(self, step: str, agent: str, sent: int, received: int, note: str = "", *, seconds: float = 0.0,
+               retry: bool = False) -> TokenEntry:
+        entry = TokenEntry(step, agent, int(sent), int(received), note, round(float(seconds), 3), retry)
         self.entries.append(entry)
         return entry
 
-    def totals(self) -> dict[str, int]:
-        return {"sent": sum(e.sent for e in self.entries), "received": sum(e.received for e in self.entries)}
+    def totals(self) -> dict[str, Any]:
+        return {"sent": sum(e.sent for e in self.entries), "received": sum(e.received for e in self.entries),
+                "calls": len(self.entries), "retries": sum(1 for e in self.entries if e.retry),
+                "seconds": round(sum(e.seconds for e in self.entries), 3)}
 
     def by_step(self) -> dict[str, dict[str, int]]:
         """Per step: calls, tokens sent and received (in the order steps first occurred)."""

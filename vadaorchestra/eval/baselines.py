@@ -10,7 +10,7 @@
 - ``llm-mcp``: one AutoGen ``AssistantAgent`` with an ``McpWorkbench`` over the same server and the same tools: no
   planner, no rule synthesis, no verifier.
 
-The three baselines need a model; without one they stop with ``approach X needs a model: pass --model CONFIG``
+The three baselines need a model; without one they stop with ``approach X needs a model: pass --model local, --model CONFIG or --model-path FILE.gguf``
 rather than produce an answer of their own.
 """
 
@@ -21,7 +21,6 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from string import Template
 from typing import Any
 
@@ -50,19 +49,6 @@ def prompts() -> dict[str, Any]:
 def render(section: str, part: str, **values: Any) -> str:
     p = prompts()
     return Template(p[section][part]).substitute(answer_format=p["answer_format"], **values)
-
-
-def load_model(path: str | Path) -> Any:
-    """A ``ChatCompletionClient`` from an AutoGen component-config file."""
-    try:
-        from vadaorchestra.agents.llm import load_model_client
-    except ImportError:  # pragma: no cover - the LLM module ships with the package
-        load_model_client = None
-    if load_model_client is not None:
-        return load_model_client(path)
-    from autogen_core.models import ChatCompletionClient
-
-    return ChatCompletionClient.load_component(json.loads(Path(path).read_text("utf-8")))
 
 
 def parse_approach(name: str) -> tuple[str, int | None]:
@@ -94,7 +80,8 @@ class Approach:
 
     def __init__(self, dataset: Dataset, model_client: Any = None):
         if self.needs_model and model_client is None:
-            raise EvalError(f"approach {self.name} needs a model: pass --model CONFIG")
+            raise EvalError(f"approach {self.name} needs a model: pass --model local, --model CONFIG or --model-path "
+                            f"FILE.gguf")
         self.dataset = dataset
         self.model_client = model_client
 

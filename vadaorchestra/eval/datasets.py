@@ -37,6 +37,51 @@ class Dataset:
             items = [json.loads(line) for line in fh if line.strip()]
         return items[:limit] if limit is not None else items
 
+    def sample(self, n: int, seed: int = 0) -> list[dict[str, Any]]:
+        """A stratified, seeded sample of ``n`` questions, listed in dataset order.
+
+        Questions are taken in turn from each type, within a type from each template, within a template from each
+        complexity bucket (so that a set of count questions still spans 1 to 1,000 entity-relations), at random
+        within a bucket. The same ``n`` and ``seed`` give the same questions whatever the approach.
+        """
+        import random
+
+        from vadaorchestra.eval.metrics import bucket
+
+        items = self.questions()
+        if n < 1:
+            raise EvalError(f"--sample must be at least 1, not {n}")
+        if n >= len(items):
+            return items
+        rng = random.Random(f"{self.name}:{seed}")
+        tree: dict[str, dict[str, dict[str, list[int]]]] = {}
+        for i, q in enumerate(items):
+            (tree.setdefault(str(q.get("type")), {}).setdefault(str(q.get("template")), {})
+             .setdefault(bucket(q.get("complexity")), []).append(i))
+        for templates in tree.values():
+            for buckets in templates.values():
+                for members in buckets.values():
+                    rng.shuffle(members)
+
+        def take(node: Any, turn: dict[int, int]) -> int | None:
+            """One question from ``node`` (a list of indices, or a dict of sub-nodes taken in turn)."""
+            if isinstance(node, list):
+                return node.pop() if node else None
+            keys = sorted(node)
+            start = turn.get(id(node), 0)
+            for k in range(len(keys)):
+                got = take(node[keys[(start + k) % len(keys)]], turn)
+                if got is not None:
+                    turn[id(node)] = start + k + 1
+                    return got
+            return None
+
+        turn: dict[int, int] = {}
+        chosen: list[int] = []
+        while len(chosen) < n and (got := take(tree, turn)) is not None:
+            chosen.append(got)
+        return [items[i] for i in sorted(chosen)]
+
     def facts(self) -> list[str]:
         """The knowledge graph as sentences (for the RAG baseline)."""
         if not hasattr(self.module, "facts"):

@@ -18,7 +18,7 @@ from typing import Any
 
 from vadaorchestra.errors import VadaError
 from vadaorchestra.eval import plots
-from vadaorchestra.eval.baselines import Judge, Prediction, load_model, make, parse_approach
+from vadaorchestra.eval.baselines import Judge, Prediction, make, parse_approach
 from vadaorchestra.eval.datasets import EvalError, resolve
 from vadaorchestra.eval.metrics import exact_match, summarize
 
@@ -29,11 +29,14 @@ def default_out(dataset: str) -> Path:
     return Path("runs") / "eval" / dataset.replace("-", "_")
 
 
-def run_label(approach: str, model: Path | None) -> str:
+def run_label(approach: str, model: str | Path | None, model_path: str | Path | None = None) -> str:
+    from vadaorchestra.agents.models import describe_client
+
     kind, k = parse_approach(approach)
     name = f"rag-{k}" if kind == "rag" else kind
-    if model is not None:
-        return f"{name}--{Path(model).stem}"
+    label = describe_client(model, model_path)
+    if label is not None:
+        return f"{name}--{label}"
     return f"{name}--offline" if kind == "vadaorchestra" else name
 
 
@@ -43,31 +46,42 @@ def _needs_model(approach: str) -> bool:
 
 def evaluate(dataset: str, approach: str = "vadaorchestra", model: str | Path | None = None,
              judge: str | Path | None = None, limit: int | None = None, out_dir: str | Path | None = None, *,
-             engine: str = "duckdb", timeout: float = DEFAULT_TIMEOUT,
+             engine: str = "duckdb", timeout: float = DEFAULT_TIMEOUT, model_path: str | Path | None = None,
+             sample: int | None = None, seed: int = 0,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Evaluate ``approach`` on ``dataset``; write the records, the summary and the figures; return the summary.
 
-    Raises :class:`EvalError` before any question runs when the approach needs a model and none is given.
+    ``model`` is ``"local"`` or a model config file, ``model_path`` a GGUF file (see
+    :func:`vadaorchestra.agents.models.build_client`); ``sample``/``seed`` pick a stratified sample (recorded in the
+    summary), ``limit`` the first N questions. Raises :class:`EvalError` before any question runs when the approach
+    needs a model and none is given.
     """
     import anyio
 
+    from vadaorchestra.agents.models import build_client
+
     if limit is not None and limit < 1:
         raise EvalError(f"--limit must be at least 1, not {limit}")
-    if _needs_model(approach) and model is None:
-        raise EvalError(f"approach {parse_approach(approach)[0]} needs a model: pass --model CONFIG")
+    if limit is not None and sample is not None:
+        raise EvalError("give --limit or --sample, not both")
+    if _needs_model(approach) and model is None and model_path is None:
+        raise EvalError(f"approach {parse_approach(approach)[0]} needs a model: pass --model local, --model CONFIG "
+                        f"or --model-path FILE.gguf")
     ds = resolve(dataset)
     out = Path(out_dir) if out_dir is not None else default_out(ds.name)
-    label = run_label(approach, Path(model) if model else None)
+    label = run_label(approach, model, model_path)
     run_dir = out / label
-    questions = ds.questions(limit)
-    model_client = load_model(model) if model is not None else None
-    judge_client = load_model(judge) if judge is not None else None
+    questions = ds.sample(sample, seed) if sample is not None else ds.questions(limit)
+    model_client = build_client(model, model_path)
+    judge_client = build_client(judge) if judge is not None else None
     say = progress or (lambda _msg: None)
     started = time.time()
     records = anyio.run(_run_all, ds, approach, model_client, judge_client, questions, engine, timeout, say)
     summary = summarize(records, dataset=ds.name, approach=parse_approach(approach)[0], label=label,
-                        model=str(model) if model else None, judge_model=str(judge) if judge else None,
-                        limit=limit, engine=engine, started=round(started, 3))
+                        model=str(model_path or model) if (model or model_path) else None,
+                        judge_model=str(judge) if judge else None, limit=limit, engine=engine,
+                        started=round(started, 3),
+                        sample={"n": sample, "seed": seed, "ids": [q["id"] for q in questions]} if sample else None)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "records.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n"
                                                    for r in records), encoding="utf-8")
@@ -145,9 +159,10 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_eval(dataset: str, approach: str = "vadaorchestra", model: Path | None = None, judge: Path | None = None,
-             limit: int | None = None, out: Path | None = None, *, engine: str = "duckdb",
-             timeout: float = DEFAULT_TIMEOUT, quiet: bool = False) -> int:
+def run_eval(dataset: str, approach: str = "vadaorchestra", model: str | Path | None = None,
+             judge: str | Path | None = None, limit: int | None = None, out: Path | None = None, *,
+             engine: str = "duckdb", timeout: float = DEFAULT_TIMEOUT, quiet: bool = False,
+             model_path: Path | None = None, sample: int | None = None, seed: int = 0) -> int:
     """The ``vadaorchestra eval`` command: progress per question, then the summary table; 0, or 1 with the reason
     on stderr."""
     def say(msg: str) -> None:
@@ -155,7 +170,8 @@ def run_eval(dataset: str, approach: str = "vadaorchestra", model: Path | None =
             print(msg, flush=True)
 
     try:
-        summary = evaluate(dataset, approach, model, judge, limit, out, engine=engine, timeout=timeout, progress=say)
+        summary = evaluate(dataset, approach, model, judge, limit, out, engine=engine, timeout=timeout,
+                           model_path=model_path, sample=sample, seed=seed, progress=say)
     except VadaError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
@@ -172,13 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dataset", help="bank_qa or bank_plus (or another scenario's question set)")
     ap.add_argument("--approach", default="vadaorchestra",
                     help="vadaorchestra, llm-only, rag (rag-10, rag-100, rag-1000), llm-mcp")
-    ap.add_argument("--model", type=Path, default=None, help="AutoGen model config (JSON/YAML) of the answering model")
-    ap.add_argument("--judge", type=Path, default=None, help="model config of the judge (else no judge)")
+    ap.add_argument("--model", default=None, help="'local', or a model config (JSON/YAML) of the answering model")
+    ap.add_argument("--model-path", type=Path, default=None, help="a GGUF file for llama.cpp")
+    ap.add_argument("--judge", default=None, help="'local' or a model config of the judge (else no judge)")
     ap.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    ap.add_argument("--sample", type=int, default=None, help="a stratified sample of N questions")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the sample")
     ap.add_argument("--out", type=Path, default=None, help="output folder (default runs/eval/DATASET)")
     ap.add_argument("--engine", default="duckdb", help="duckdb, souffle or auto")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per question")
     ap.add_argument("--quiet", action="store_true", help="no line per question")
     a = ap.parse_args(argv)
     return run_eval(a.dataset, a.approach, a.model, a.judge, a.limit, a.out, engine=a.engine, timeout=a.timeout,
-                    quiet=a.quiet)
+                    quiet=a.quiet, model_path=a.model_path, sample=a.sample, seed=a.seed)
