@@ -205,7 +205,6 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
     client = ReplayChatCompletionClient([
         calls(("get_bank_exposures", {"bank_name": "Bank Gamma"}), ("get_bank_info", {"bank_name": "Bank Gamma"})),
         json.dumps({"rules": [rule]}),
-        json.dumps({"rules": []}),  # a second synthesis round, over what the first derived: nothing more
         calls(("get_ultimate_controller", {"company": "DeepLogic Ltd"}),
               ("get_bank_exposures", {"bank_name": "Bank Gamma"})),  # the second one ran already: refused
         json.dumps({"rules": []}),

@@ -156,6 +156,33 @@ def test_every_policy_method_has_a_prompt_file_that_loads_and_renders(tools):
     assert '"aggregate"' in prompts.render("synthesize", ctx)[1].content  # rules are structured objects
 
 
+@pytest.mark.anyio
+async def test_a_check_brings_the_reference_data_of_the_same_entity_and_dependencies_stay_low_level(tools):
+    client = replay(selection(("get_bank_exposures", {"bank_name": "Bank Gamma"}),
+                              ("get_loans", {"bank_name": "Bank Gamma"})))
+    ctx = RunContext(question=QUESTION, tools=dict(tools))
+    calls = await LLMPolicy(client).select(ctx, probe(bank_name=["Bank Gamma"]))
+    # get_loans is what get_bank_exposures reads: invoked as its low-level dependency, not as an answer source
+    assert [str(c) for c in calls] == ["get_bank_exposures(bank_name='Bank Gamma')",
+                                       "get_bank_info(bank_name='Bank Gamma')"]
+    assert any(e["kind"] == "select_references" for e in ctx.events)
+    lookup = RunContext(question="Which companies does Bank Gamma lend to?", tools=dict(tools))
+    calls = await LLMPolicy(replay(selection(("get_bank_exposures", {"bank_name": "Bank Gamma"})))).select(
+        lookup, probe(bank_name=["Bank Gamma"]))
+    assert [c.tool for c in calls] == ["get_bank_exposures"]  # no check asked for: nothing added
+
+
+@pytest.mark.anyio
+async def test_the_model_may_run_rules_of_the_menu_by_id_with_what_they_read(tools):
+    ctx = exposure_context(tools, 1000)
+    client = replay(json.dumps({"use": ["r2"], "rules": []}))
+    proposals = await LLMPolicy(client).synthesize(ctx, probe())
+    menu = client.create_calls[0]["messages"][1].content
+    assert '"id":"r1"' in menu and '"id":"r2"' in menu and "exposure_over_limit" in menu
+    # r2 (over the limit) reads r1's share: both run, in that order
+    assert [p.output for p in proposals] == ["exposure_share", "exposure_over_limit"]
+
+
 def test_the_catalog_shown_to_the_model_has_no_examples_it_could_copy_as_data(tools):
     text = prompts.catalog_text(tools)
     assert "get_bank_exposures(bank_name: string)" in text and "output: exposure(bank: string" in text
@@ -202,7 +229,7 @@ def test_a_reply_in_a_json_fence_or_with_prose_around_it_parses():
 async def test_selection_is_parsed_into_high_level_calls_with_the_datas_spelling(tools):
     client = replay("```json\n" + json.dumps({"calls": [{"tool": "get_bank_exposures",
                                                          "params": {"bank_name": "bank gamma"}}]}) + "\n```")
-    policy = LLMPolicy(client)
+    policy = LLMPolicy(client, scaffold=False)
     ctx = RunContext(question=QUESTION, tools=dict(tools))
     calls = await policy.select(ctx, probe(bank_name=["Bank Gamma", "Bank Delta"], company=["Alpha Corp"]))
     assert calls == [Call(tool="get_bank_exposures", params={"bank_name": "Bank Gamma"}, level="high")]
@@ -222,7 +249,7 @@ async def test_unknown_tools_and_calls_with_wrong_parameters_are_dropped_with_a_
                               ("get_bank_exposures", {"bank_name": "Bank Gamma"}),
                               ("get_bank_exposures", {"bank_name": "Bank Gamma"})))
     ctx = RunContext(question=QUESTION, tools=dict(tools))
-    calls = await LLMPolicy(client).select(ctx, probe(bank_name=["Bank Gamma"]))
+    calls = await LLMPolicy(client, scaffold=False).select(ctx, probe(bank_name=["Bank Gamma"]))
     assert [str(c) for c in calls] == ["get_bank_exposures(bank_name='Bank Gamma')"]
     reasons = {e["call"]: e["reason"] for e in ctx.events if e["kind"] == "call_dropped"}
     assert reasons["get_bank_risk(bank_name='Bank Gamma')"] == "unknown tool 'get_bank_risk'"
@@ -234,7 +261,7 @@ async def test_unknown_tools_and_calls_with_wrong_parameters_are_dropped_with_a_
 @pytest.mark.anyio
 async def test_a_failed_lookup_leaves_selection_to_the_question_alone(tools):
     ctx = RunContext(question=QUESTION, tools=dict(tools))
-    policy = LLMPolicy(replay(selection(("get_bank_info", {"bank_name": "Bank Gamma"}))))
+    policy = LLMPolicy(replay(selection(("get_bank_info", {"bank_name": "Bank Gamma"}))), scaffold=False)
     calls = await policy.select(ctx, Probe(LookupOnly({}, fail=True)))
     assert [c.tool for c in calls] == ["get_bank_info"]
     assert any(e["kind"] == "lookup_error" for e in ctx.events)
@@ -245,7 +272,7 @@ async def test_an_unparseable_reply_is_asked_again_with_the_reason(tools):
     client = replay("I think you should call get_bank_info.", selection(("get_bank_info", {"bank_name": "Bank Gamma"})))
     ledger = TokenLedger()
     ctx = RunContext(question=QUESTION, tools=dict(tools))
-    calls = await LLMPolicy(client, ledger).select(ctx, probe())
+    calls = await LLMPolicy(client, ledger, scaffold=False).select(ctx, probe())
     assert [c.tool for c in calls] == ["get_bank_info"]
     second = client.create_calls[1]["messages"]
     assert second[-2].content == "I think you should call get_bank_info."  # its own reply, then why it failed

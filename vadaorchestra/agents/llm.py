@@ -13,6 +13,8 @@ invoked. A reply that does not parse is asked for once more, with the reason; a 
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import time
 from pathlib import Path
@@ -125,6 +127,49 @@ def _coerce(value: Any, typ: str) -> tuple[bool, Any]:
     return False, f"{value!r} is not a {typ}"
 
 
+def _without_dependencies(ctx: RunContext, calls: list[Call]) -> list[Call]:
+    """``calls`` less those whose tool another chosen call depends on (directly or not): the question needs the
+    tool that builds on it, and dependency completion invokes it as a low-level call all the same."""
+    def deps(tool: str, seen: set[str]) -> set[str]:
+        for d in ctx.tools.get(tool, {}).get("dependencies", []):
+            if d not in seen:
+                seen.add(d)
+                deps(d, seen)
+        return seen
+
+    needed = set().union(*(deps(c.tool, set()) for c in calls)) if calls else set()
+    kept = [c for c in calls if c.tool not in needed]
+    dropped = [str(c) for c in calls if c.tool in needed]
+    if dropped:
+        ctx.event("select_dependencies", dropped=dropped, reason="a dependency of another chosen tool: low-level")
+    return kept
+
+
+def _references(ctx: RunContext, calls: list[Call]) -> list[Call]:
+    """For a question that asks for a check (a limit, a risk, the largest), the tools that take exactly the same
+    parameters with the same values as a chosen call and are no dependency of it: the reference data of the check
+    (a bank's capital and limit next to its exposures)."""
+    from vadaorchestra.agents.offline import _asks_for_analysis
+
+    if not calls or not _asks_for_analysis(ctx.question):
+        return []
+    chosen = {c.tool for c in calls}
+    needed = {d for c in calls for d in ctx.tools.get(c.tool, {}).get("dependencies", [])}
+    added: list[Call] = []
+    for c in calls:
+        for tool, spec in ctx.tools.items():
+            names = sorted(p["name"] for p in spec.get("parameters", []))
+            if tool in chosen or tool in needed or not names or names != sorted(c.params):
+                continue
+            call = Call(tool=tool, params=dict(c.params), level="high")
+            if call.key not in {a.key for a in added}:
+                added.append(call)
+    if added:
+        ctx.event("select_references", added=[str(a) for a in added],
+                  reason="same parameters as a chosen tool, for a question that asks for a check")
+    return added
+
+
 class LLMPolicy:
     """The :class:`~vadaorchestra.agents.policy.Policy` whose decisions a chat model takes.
 
@@ -138,9 +183,17 @@ class LLMPolicy:
     synthesis_rounds = 2  # a second round may build on the first one's predicates (a total, then its share)
 
     def __init__(self, model_client: ChatCompletionClient, ledger: TokenLedger | None = None,
-                 model_name: str | None = None, *, max_facts: int = prompts.MAX_FACTS, strict: bool = True):
+                 model_name: str | None = None, *, max_facts: int = prompts.MAX_FACTS, strict: bool = True,
+                 scaffold: bool = True):
+        from vadaorchestra.agents.offline import OfflinePolicy
+
         self.client = model_client
         self.strict = strict
+        # deterministic scaffolding where a small model is weakest: reference data of a check selected with the
+        # tool it checks, and a menu of rules derived from the schemas (the offline policy's templates) to choose from
+        self.scaffold = scaffold
+        self.templates = OfflinePolicy()
+        self._synthesized_in: int | None = None
         self.ledger = ledger if ledger is not None else TokenLedger()
         self.model_name = model_name
         self.max_facts = max_facts
@@ -172,7 +225,12 @@ class LLMPolicy:
                                                  f"received)"]))
             sent, received = usage.prompt_tokens, usage.completion_tokens
         self.ledger.record(step, prompts.agent_of(step), sent, received, note, seconds=seconds,
-                           retry=note.startswith("retry"))
+                           retry=note.startswith("retry"), reply=reply)
+        if log := os.environ.get("VADA_MODEL_LOG"):  # every call as it happens, for watching a slow model
+            with open(log, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"step": step, "seconds": round(seconds, 2), "sent": sent, "received": received,
+                                     "note": note, "reply": reply, "prompt": messages[-1].content[-3000:]
+                                     if isinstance(messages[-1].content, str) else ""}, ensure_ascii=False) + "\n")
 
     async def ask(self, step: str, output: type[M], messages: list[LLMMessage],
                   strict: type[BaseModel] | None = None) -> M:
@@ -271,6 +329,9 @@ class LLMPolicy:
         out = await self.ask("select", Selection, self.render("select", ctx, candidates=self._candidates or
                                                               "(none found)"), strict)
         calls = self._checked_calls(ctx, out.calls, "select")
+        calls = _without_dependencies(ctx, calls)
+        if self.scaffold:
+            calls += _references(ctx, calls)
         ctx.event("select", policy=self.name, chosen=[str(c) for c in calls])
         return calls
 
@@ -312,18 +373,48 @@ class LLMPolicy:
                                 output=spec.predicate, spec=spec.model_dump(), problem=str(exc))
         return proposal.model_copy(update={"spec": spec.model_dump()})
 
+    async def _menu(self, ctx: RunContext, probe: Probe) -> dict[str, RuleProposal]:
+        """Rules derived from the schemas and the question (the offline policy's templates), by id."""
+        if not self.scaffold:
+            return {}
+        found = [p for p in await self.templates.synthesize(ctx, probe) if p.output not in ctx.predicates]
+        return {f"r{i}": p for i, p in enumerate(found, 1)}
+
     async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
-        """New rules, proposed as structured objects over the workspace's predicates and written as programs by
-        :func:`~vadaorchestra.agents.structured.render_rule`; a proposal whose output predicate exists already, or
+        """New rules: rules of a menu derived from the schemas (chosen by id), and rules the model writes as
+        structured objects over the workspace's predicates (written as programs by
+        :func:`~vadaorchestra.agents.structured.render_rule`); a proposal whose output predicate exists already, or
         repeats one, is dropped."""
         readable = self._readable(ctx)
         if not readable:
             return []
-        out = await self.ask("synthesize", RuleSpecs, self.render("synthesize", ctx), rules_model(readable))
+        menu = await self._menu(ctx, probe)
+        again = self._synthesized_in == ctx.iteration  # a further round of the same iteration
+        self._synthesized_in = ctx.iteration
+        if again and not menu:
+            return []  # nothing new to choose from: a small model asked to write a rule unprompted rarely helps
+        shown = [{"id": k, "purpose": p.purpose, "output": p.output,
+                  "rule": p.program.split("\n")[-1][: prompts.MAX_PROGRAM]} for k, p in menu.items()]
+        out = await self.ask("synthesize", RuleSpecs,
+                             self.render("synthesize", ctx, menu=shown or "(none)"),
+                             rules_model(readable, menu=list(menu)))
+        chosen: list[RuleProposal] = []
+        for key in out.use:
+            if key not in menu:
+                ctx.event("rule_dropped", purpose=key, output="", reason=f"no menu rule {key!r}")
+                continue
+            # a menu rule that reads another menu rule's output needs that one first
+            for dep in menu.values():
+                if dep is not menu[key] and re.search(rf"\b{re.escape(dep.output)}\(", menu[key].program) and \
+                        dep not in chosen:
+                    chosen.append(dep)
+            if menu[key] not in chosen:
+                chosen.append(menu[key])
+        if chosen:
+            ctx.event("rules_from_menu", chosen=[p.output for p in chosen])
         seen = {s.program.strip() for s in ctx.synthesized} | {f.get("program", "").strip() for f in ctx.failed_rules}
         keep = []
-        for spec in out.rules:
-            p = self._proposal(ctx, spec)
+        for p in chosen + [self._proposal(ctx, spec) for spec in out.rules]:
             reason = None
             if p.output in ctx.predicates:
                 reason = f"its output {p.output!r} already exists"
@@ -361,17 +452,24 @@ class LLMPolicy:
         return list(dict.fromkeys(values))
 
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
-        """Further invocations the model asks for (never one already made; at most :data:`MAX_NEW_CALLS`), with
-        string parameters drawn from the values of the facts shown and of the question."""
-        strict = calls_model(ctx.tools, {}, self._fact_strings(ctx), name="Replan")
-        out = await self.ask("replan", Replan, self.render("replan", ctx), strict)
+        """Further invocations the model asks for (never one already made; at most :data:`MAX_NEW_CALLS`): of a
+        menu (the entities of the largest facts through the tools that take them, as the offline policy expands
+        them) by id, or of its own, with string parameters drawn from the values of the facts and the question."""
+        menu: dict[str, Call] = {}
+        if self.scaffold:
+            found = [c for c in await self.templates.replan(ctx, probe) if c.key not in ctx.executed]
+            menu = {f"c{i}": c for i, c in enumerate(found, 1)}
+        strict = calls_model(ctx.tools, {}, self._fact_strings(ctx), name="Replan", menu=list(menu))
+        shown = [{"id": k, "call": str(c)} for k, c in menu.items()]
+        out = await self.ask("replan", Replan, self.render("replan", ctx, menu=shown or "(none)"), strict)
+        picked = [menu[k] for k in dict.fromkeys(out.use) if k in menu]
         calls = []
-        for call in self._checked_calls(ctx, out.calls, "replan"):
+        for call in picked + self._checked_calls(ctx, out.calls, "replan"):
             if call.key in ctx.executed:
                 ctx.event("call_dropped", step="replan", call=str(call), reason="already invoked")
-            elif len(calls) < MAX_NEW_CALLS:
+            elif len(calls) < MAX_NEW_CALLS and call.key not in {c.key for c in calls}:
                 calls.append(call)
-        ctx.event("replan", policy=self.name, chosen=[str(c) for c in calls])
+        ctx.event("replan", policy=self.name, chosen=[str(c) for c in calls], from_menu=[str(c) for c in picked])
         return calls
 
     async def answer(self, ctx: RunContext) -> str:

@@ -24,6 +24,7 @@ import asyncio
 import hashlib
 import importlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -300,8 +301,8 @@ class LocalLlamaClient(ChatCompletionClient):
         from llama_cpp import LlamaGrammar
 
         key = json.dumps(schema, sort_keys=True)
-        if key not in self._grammars:
-            self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
+        if key not in self._grammars:  # properties in the schema's order: the model decides the tool, then its params
+            self._grammars[key] = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
         return self._grammars[key]
 
     @staticmethod
@@ -333,7 +334,12 @@ class LocalLlamaClient(ChatCompletionClient):
                      cancellation_token: CancellationToken | None = None) -> CreateResult:
         args: dict[str, Any] = {**self.defaults, **dict(extra_create_args)}
         if isinstance(json_output, type) and issubclass(json_output, BaseModel):
-            args["grammar"] = self._grammar(json_output.model_json_schema())
+            try:
+                args["grammar"] = self._grammar(json_output.model_json_schema())
+            except (ValueError, RuntimeError) as exc:  # a schema llama.cpp's converter cannot take: any JSON then
+                logging.getLogger(__name__).warning("no grammar for %s (%s): decoding any JSON object",
+                                                    json_output.__name__, exc)
+                args["response_format"] = {"type": "json_object"}
         elif json_output is True:
             args["response_format"] = {"type": "json_object"}
         if tools and tool_choice != "none":

@@ -269,6 +269,12 @@ class Pipeline:
             args["k"] = min(max(1, args.get("k", self.settings.top_k)), 1000)
             try:
                 res = await self.client.call("get_top_k", args)
+                narrowed = {k: args.pop(k) for k in ("filter_attr", "filter_value", "threshold_attr",
+                                                     "threshold_op", "threshold_value") if k in args}
+                if not res["facts"] and narrowed:
+                    # a filter or threshold that no fact meets says little: read the top facts without it
+                    self.ctx.event("retrieve_widened", predicate=view.name, dropped=narrowed)
+                    res = await self.client.call("get_top_k", args)
             except ToolCallError as exc:
                 self.ctx.event("retrieve_error", predicate=view.name, error=exc.message)
                 continue

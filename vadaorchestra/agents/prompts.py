@@ -81,8 +81,9 @@ class Selection(BaseModel):
 
 
 class Replan(BaseModel):
-    """Further tool invocations; none when the question can be answered."""
+    """Further tool invocations (of the menu by id, or of one's own); none when the question can be answered."""
 
+    use: list[str] = Field(default_factory=list, description="ids of menu invocations to make")
     calls: list[CallOut] = Field(default_factory=list)
 
 

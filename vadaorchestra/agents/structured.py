@@ -31,10 +31,23 @@ from vadaorchestra.datalog.printer import format_const
 OPS = (">", ">=", "<", "<=", "==", "!=")
 AGGREGATES = ("sum", "count", "min", "max", "avg")
 VAR = r"[A-Z][A-Za-z0-9_]*"
-TERM_PATTERN = r'^([A-Z][A-Za-z0-9_]*|_|-?[0-9]+(\.[0-9]+)?|"[^"\\]*")$'
+TERM_PATTERN = r'^([A-Z][A-Za-z0-9_]*|_|-?[0-9]+([.][0-9]+)?|"[^"]*")$'
 EXPR_PATTERN = r'^[A-Za-z0-9_ .+*/()-]+$'
 NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
 MAX_ENUM = 400  # values an enum may list; past it the field is a plain string
+# list lengths a reply may have: a small model left free repeats itself until its token limit
+MAX_CALLS = 5
+MAX_RULES = 3
+MAX_ATOMS = 4
+MAX_CONDITIONS = 4
+MAX_COLUMNS = 6
+MAX_VALUES = 60
+
+
+def _list(item: Any, most: int) -> Any:
+    from typing import Annotated
+
+    return Annotated[list[item], Field(max_length=most)]  # type: ignore[valid-type]
 
 
 # --- the lenient shapes (what is parsed, whatever the client) ------------------------------------------------------------
@@ -83,8 +96,10 @@ class RuleSpec(BaseModel):
 
 
 class RuleSpecs(BaseModel):
-    """New rules; none when the tool outputs already answer the question."""
+    """New rules: rules of the menu by id (``use``), and rules of one's own; none when the tool outputs already
+    answer the question."""
 
+    use: list[str] = Field(default_factory=list, description="ids of menu rules to run")
     rules: list[RuleSpec] = Field(default_factory=list)
 
 
@@ -108,9 +123,10 @@ _PY = {"string": str, "int": int, "float": float, "bool": bool}
 
 
 def calls_model(tools: dict[str, dict[str, Any]], values: dict[str, dict[str, list[Any]]],
-                default_values: list[Any] | None = None, *, require_values: bool = True, name: str = "Calls") \
-        -> type[BaseModel] | None:
-    """``{"calls": [...]}`` where each call is one of the tools with exactly its parameters.
+                default_values: list[Any] | None = None, *, require_values: bool = True, name: str = "Calls",
+                menu: list[str] | None = None) -> type[BaseModel] | None:
+    """``{"calls": [...]}`` where each call is one of the tools with exactly its parameters (and, given a
+    ``menu``, ``{"use": [ids of the menu], "calls": [...]}``).
 
     ``values[tool][param]`` lists the values a string parameter may take (``default_values`` for parameters not in
     it). With ``require_values`` a tool whose string parameter has no value to take is left out. None when no tool
@@ -139,7 +155,12 @@ def calls_model(tools: dict[str, dict[str, Any]], values: dict[str, dict[str, li
     if not options:
         return None
     union = options[0] if len(options) == 1 else _union(options)
-    return create_model(name, __config__=_STRICT, calls=(list[union], ...))  # type: ignore[valid-type]
+    if menu is not None:
+        ids = _enum(list(menu))
+        return create_model(name, __config__=_STRICT,
+                            use=(_list(ids, MAX_CALLS) if ids is not None else _list(str, 0), ...),
+                            calls=(_list(union, MAX_CALLS), ...))
+    return create_model(name, __config__=_STRICT, calls=(_list(union, MAX_CALLS), ...))
 
 
 def _union(options: list[Any]) -> Any:
@@ -149,9 +170,11 @@ def _union(options: list[Any]) -> Any:
 
 
 def retrieval_model(view: PredicateView) -> type[BaseModel]:
-    """Statistics attributes and top-k queries over the columns of ``view`` only."""
-    cols = list(view.columns)
-    numeric = view.typed("int", "float") or cols
+    """Statistics attributes and top-k queries over the columns of ``view`` only (not those that hold the tool's
+    parameters: they are the same in every fact)."""
+    fixed = set(view.param_columns)  # column -> the parameter it holds
+    cols = [c for c in view.columns if c not in fixed] or list(view.columns)
+    numeric = [c for c in view.typed("int", "float") if c not in fixed] or cols
     col = Literal[tuple(cols)]  # type: ignore[valid-type]
     num = Literal[tuple(numeric)]  # type: ignore[valid-type]
     topk = create_model(
@@ -160,8 +183,8 @@ def retrieval_model(view: PredicateView) -> type[BaseModel]:
         filter_attr=(col | None, ...), filter_value=(str | int | float | None, ...),
         threshold_attr=(num | None, ...), threshold_op=(Literal[OPS] | None, ...),  # type: ignore[valid-type]
         threshold_value=(float | None, ...))
-    return create_model("RetrievalPlan", __config__=_STRICT, statistics=(list[col], ...),
-                        top_k=(list[topk], ...))
+    return create_model("RetrievalPlan", __config__=_STRICT, statistics=(_list(col, 3), ...),
+                        top_k=(_list(topk, 3), ...))
 
 
 def _term() -> Any:
@@ -170,9 +193,9 @@ def _term() -> Any:
     return Annotated[str, Field(pattern=TERM_PATTERN)]
 
 
-def rules_model(views: list[PredicateView], *, single: bool = False) -> type[BaseModel]:
+def rules_model(views: list[PredicateView], *, single: bool = False, menu: list[str] = ()) -> type[BaseModel]:
     """:class:`RuleSpecs` (or one :class:`RuleSpec` with ``single``) whose body atoms name only the predicates of
-    ``views``, each with exactly its columns."""
+    ``views``, each with exactly its columns, and whose ``use`` names only ids of ``menu``."""
     from typing import Annotated
 
     term = _term()
@@ -197,12 +220,15 @@ def rules_model(views: list[PredicateView], *, single: bool = False) -> type[Bas
                         name=(Annotated[str, Field(pattern=NAME_PATTERN)], ...), var=(var, ...))
     rule = create_model("RuleS", __config__=_STRICT, purpose=(str, ...),
                         predicate=(Annotated[str, Field(pattern=NAME_PATTERN)], ...),
-                        columns=(list[head], ...), body=(list[atom], ...),  # type: ignore[valid-type]
-                        conditions=(list[cond], ...), assignments=(list[assign], ...),
+                        columns=(_list(head, MAX_COLUMNS), ...), body=(_list(atom, MAX_ATOMS), ...),
+                        conditions=(_list(cond, MAX_CONDITIONS), ...), assignments=(_list(assign, MAX_CONDITIONS), ...),
                         aggregate=(agg | None, ...))
     if single:
         return rule
-    return create_model("RulesS", __config__=_STRICT, rules=(list[rule], ...))  # type: ignore[valid-type]
+    ids = _enum(list(menu))
+    return create_model("RulesS", __config__=_STRICT, use=(_list(ids, MAX_RULES) if ids is not None
+                                                          else _list(str, 0), ...),
+                        rules=(_list(rule, MAX_RULES), ...))
 
 
 def answer_model(values: list[Any]) -> type[BaseModel]:
@@ -210,7 +236,7 @@ def answer_model(values: list[Any]) -> type[BaseModel]:
     enum = _enum(values)
     item = enum if enum is not None else (str | int | float)
     return create_model("AnswerS", __config__=_STRICT, answer=(str, ...),
-                        values=(list[item] | None, ...))  # type: ignore[valid-type]
+                        values=(_list(item, MAX_VALUES) | None, ...))
 
 
 def fact_values(views: list[PredicateView], max_facts: int) -> list[Any]:

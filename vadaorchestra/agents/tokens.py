@@ -106,6 +106,9 @@ def count_messages(messages: Iterable[Any], model: str | None = None) -> int:
     return total
 
 
+REPLY_KEPT = 4000
+
+
 @dataclass
 class TokenEntry:
     step: str
@@ -115,6 +118,7 @@ class TokenEntry:
     note: str = ""
     seconds: float = 0.0  # wall time of the model call
     retry: bool = False  # asked again after an unusable reply
+    reply: str = ""  # what the model answered (cut at REPLY_KEPT characters): the run report shows it
 
 
 @dataclass
@@ -124,8 +128,9 @@ class TokenLedger:
     entries: list[TokenEntry] = field(default_factory=list)
 
     def record(self, step: str, agent: str, sent: int, received: int, note: str = "", *, seconds: float = 0.0,
-               retry: bool = False) -> TokenEntry:
-        entry = TokenEntry(step, agent, int(sent), int(received), note, round(float(seconds), 3), retry)
+               retry: bool = False, reply: str = "") -> TokenEntry:
+        entry = TokenEntry(step, agent, int(sent), int(received), note, round(float(seconds), 3), retry,
+                           reply[:REPLY_KEPT])
         self.entries.append(entry)
         return entry
 
