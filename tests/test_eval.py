@@ -303,3 +303,21 @@ def test_llm_with_mcp_calls_the_catalogs_tools_through_one_assistant(bank):
 
     pred = anyio.run(go)
     assert pred.extra["tool_calls"] == 1 and exact_match(q["answer"], pred.values)
+
+
+def test_a_sample_is_stratified_seeded_the_same_for_every_approach_and_recorded(tmp_path, bank):
+    from collections import Counter
+
+    from vadaorchestra.eval.datasets import resolve
+
+    ds = resolve("bank_qa")
+    sample = ds.sample(12, seed=3)
+    assert sample == ds.sample(12, seed=3) and sample != ds.sample(12, seed=4)
+    assert Counter(q["type"] for q in sample) == {"generic": 4, "count": 4, "multi-hop": 4}
+    assert len({(q["type"], q["template"]) for q in sample}) == 12  # one question per template, in each type
+    plus = resolve("bank_plus").sample(8, seed=0)
+    assert len({q["complexity"] for q in plus}) >= 6  # spread over the complexity range
+    summary = evaluate("bank_qa", "vadaorchestra", sample=3, seed=3, out_dir=tmp_path)
+    assert summary["sample"] == {"n": 3, "seed": 3, "ids": [q["id"] for q in ds.sample(3, seed=3)]}
+    with pytest.raises(EvalError, match="not both"):
+        evaluate("bank_qa", "vadaorchestra", sample=3, limit=2, out_dir=tmp_path)

@@ -209,3 +209,37 @@ def test_one_real_call_to_the_local_model_gives_a_reply_in_the_schema():
     res = anyio.run(go)
     pick = Pick.model_validate_json(res.content)
     assert isinstance(pick.count, int) and res.usage.prompt_tokens > 0
+
+
+@pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")
+def test_every_strict_schema_of_a_run_is_a_grammar_llama_cpp_decodes_under():
+    """The run's schemas (enums, patterns, bounded lists) go through llama.cpp's JSON-schema converter and its
+    grammar parser: a schema it cannot take would fail here, not in the middle of a run."""
+    import anyio
+
+    from vadaorchestra.agents.context import PredicateView
+    from vadaorchestra.agents.structured import answer_model, calls_model, retrieval_model, rules_model
+
+    cols = [{"name": "bank", "type": "string"}, {"name": "borrower", "type": "string"},
+            {"name": "amount", "type": "float"}]
+    view = PredicateView("exposure", "high", "get_x", 10, cols, {"bank": "bank_name"})
+    other = PredicateView("info", "high", "get_y", 1, [{"name": "bank", "type": "string"},
+                                                       {"name": "capital", "type": "float"}])
+    tools = {"get_x": {"parameters": [{"name": "bank_name", "type": "string"}]},
+             "get_y": {"parameters": [{"name": "bank_name", "type": "string"}, {"name": "n", "type": "int"}]}}
+    schemas = [calls_model(tools, {"get_x": {"bank_name": ["Bank A"]}}, require_values=False),
+               calls_model(tools, {}, ["Bank A", "Co 1"], menu=["c1", "c2"]), retrieval_model(view),
+               rules_model([view, other], menu=["r1"]), rules_model([view, other], single=True),
+               answer_model(["Co 1", 3, 2.5])]
+
+    async def go():
+        client = build_client("local", n_ctx=2048, max_tokens=12)
+        try:
+            for schema in schemas:
+                res = await client.create([UserMessage(content="Reply with JSON.", source="user")],
+                                          json_output=schema)
+                assert res.content.startswith("{"), (schema.__name__, res.content)
+        finally:
+            await client.close()
+
+    anyio.run(go)

@@ -33,7 +33,11 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", type=int, default=2, help="companies asked about per question template")
     ap.add_argument("--data", type=Path, default=None, help="data root (default: scenarios/company_control/run-N)")
     ap.add_argument("--out", type=Path, default=Path("company-control-report"))
+    from vadaorchestra.agents.models import add_model_options, build_client
+
+    add_model_options(ap)
     args = ap.parse_args(argv)
+    client = build_client(args.model, args.model_path)
 
     import anyio
 
@@ -63,13 +67,13 @@ def main(argv=None) -> int:
             for i, (kind, question, company) in enumerate(asked):
                 t = time.perf_counter()
                 r = await ask(question, server_params=params, catalog=HERE / "catalog", data=root,
-                              trace=args.out / f"trace-{i + 1}.dl")
+                              trace=args.out / f"trace-{i + 1}.dl", model_client=client)
                 results.append((kind, question, company, r, time.perf_counter() - t))
         return results
 
     ok = 0
     print(f"{len(owns):,} owners, {sum(len(h) for h in owns.values()):,} ownership links; "
-          f"{len(asked)} questions with the offline policy")
+          f"{len(asked)} questions with " + (f"the model {args.model_path or args.model}" if client else "the offline policy"))
     for kind, question, company, r, secs in anyio.run(run_all):
         if kind == "ultimate":
             gold: object = sorted(truth.ultimate_controllers(owns, company))

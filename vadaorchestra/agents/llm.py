@@ -467,7 +467,7 @@ class LLMPolicy:
         for call in picked + self._checked_calls(ctx, out.calls, "replan"):
             if call.key in ctx.executed:
                 ctx.event("call_dropped", step="replan", call=str(call), reason="already invoked")
-            elif len(calls) < MAX_NEW_CALLS and call.key not in {c.key for c in calls}:
+            elif len(calls) < MAX_NEW_CALLS + len(picked) and call.key not in {c.key for c in calls}:
                 calls.append(call)
         ctx.event("replan", policy=self.name, chosen=[str(c) for c in calls], from_menu=[str(c) for c in picked])
         return calls
@@ -478,7 +478,12 @@ class LLMPolicy:
         previous = ""
         if ctx.feedback and ctx.answer:
             previous = Template(prompts.load("answer")["previous"]).substitute(answer=ctx.answer)
+        draft = "(none)"
+        if self.scaffold:  # the facts as rules word them (the offline policy's answer), for the model to check
+            kept = ctx.answer_values
+            draft = await self.templates.answer(ctx)
+            ctx.answer_values = kept
         strict = answer_model(fact_values(ctx.answer_predicates(), self.max_facts))
-        out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous), strict)
+        out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous, draft=draft), strict)
         ctx.answer_values = out.values
         return out.answer.strip()

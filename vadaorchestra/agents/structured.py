@@ -158,7 +158,7 @@ def calls_model(tools: dict[str, dict[str, Any]], values: dict[str, dict[str, li
     if menu is not None:
         ids = _enum(list(menu))
         return create_model(name, __config__=_STRICT,
-                            use=(_list(ids, MAX_CALLS) if ids is not None else _list(str, 0), ...),
+                            use=(_list(ids, len(menu)) if ids is not None else _list(str, 0), ...),
                             calls=(_list(union, MAX_CALLS), ...))
     return create_model(name, __config__=_STRICT, calls=(_list(union, MAX_CALLS), ...))
 

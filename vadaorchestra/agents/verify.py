@@ -91,10 +91,13 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
     lowered = {s.lower() for s in strings}
     question = ctx.question.lower()
     for m in _ENTITY.finditer(answer):
-        name = m.group(0).strip()
-        if name.lower() in lowered or name.lower() in question:
-            continue
-        if any(name.lower() in s for s in lowered):
-            continue
-        problems.append(f"the entity {name!r} is not in any derived fact")
+        # a match may run over a sentence's end ("NeuralLinker SpA. These"): each sentence's part is checked
+        for name in (p.strip(" .") for p in re.split(r"\.\s+", m.group(0))):
+            if not name or not _ENTITY.fullmatch(name):
+                continue
+            if name.lower() in lowered or name.lower() in question:
+                continue
+            if any(name.lower() in s for s in lowered):
+                continue
+            problems.append(f"the entity {name!r} is not in any derived fact")
     return problems
