@@ -559,3 +559,27 @@ def test_a_run_on_scripted_replies_retries_a_refused_rule_then_reports_it(tmp_pa
     steps = result.tokens["by_step"]
     assert list(steps) == ["select", "synthesize", "repair", "answer"] and steps["repair"]["calls"] == 2
     assert all(s["sent"] > 0 and s["received"] > 0 for s in steps.values())
+
+
+@pytest.mark.anyio
+async def test_replanning_offers_one_hop_expansions_of_the_largest_facts_to_choose_by_id(tools):
+    ctx = exposure_context(tools, 1000)
+    top = [f["borrower"] for f in ctx.predicates["exposure"].facts[:3]]
+    client = replay(json.dumps({"use": ["c2", "c2", "c99"], "calls": []}))
+    calls = await LLMPolicy(client).replan(ctx, probe(company=top))
+    menu = client.create_calls[0]["messages"][1].content
+    assert '"id":"c1"' in menu and top[0] in menu
+    assert len(calls) == 1 and calls[0].tool == "get_ultimate_controller"  # c2, once; c99 is no menu entry
+    assert any(e["kind"] == "replan" and e["from_menu"] for e in ctx.events)
+
+
+@pytest.mark.anyio
+async def test_the_answer_sees_a_draft_of_the_checks_written_by_rules(tools):
+    ctx = exposure_context(tools, 1000)
+    client = replay('{"answer": "the largest exposure is shown.", "values": null}')
+    await LLMPolicy(client).answer(ctx)
+    user = client.create_calls[0]["messages"][1].content
+    assert "DRAFT (written by rules from the facts):" in user and "largest amount values of exposure" in user
+    client = replay('{"answer": "x", "values": null}')
+    await LLMPolicy(client, scaffold=False).answer(ctx)
+    assert "largest amount values" not in client.create_calls[0]["messages"][1].content

@@ -65,6 +65,11 @@ def _facts_values(ctx: RunContext) -> tuple[list[float], set[str]]:
     return numbers, strings
 
 
+def _known(name: str, strings: set[str], question: str) -> bool:
+    n = name.lower()
+    return n in strings or n in question or any(n in s for s in strings)
+
+
 def check_answer(answer: str, ctx: RunContext) -> list[str]:
     """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
     numbers, strings = _facts_values(ctx)
@@ -91,13 +96,12 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
     lowered = {s.lower() for s in strings}
     question = ctx.question.lower()
     for m in _ENTITY.finditer(answer):
-        # a match may run over a sentence's end ("NeuralLinker SpA. These"): each sentence's part is checked
-        for name in (p.strip(" .") for p in re.split(r"\.\s+", m.group(0))):
-            if not name or not _ENTITY.fullmatch(name):
-                continue
-            if name.lower() in lowered or name.lower() in question:
-                continue
-            if any(name.lower() in s for s in lowered):
-                continue
-            problems.append(f"the entity {name!r} is not in any derived fact")
+        # a match may run over a sentence's end ("NeuralLinker SpA. These") or join two names ("DeepLogic Ltd and
+        # NeuralLinker SpA"): a match that is no fact is checked part by part
+        for part in (p.strip(" .") for p in re.split(r"\.\s+", m.group(0))):
+            names = [part] if _known(part, lowered, question) else \
+                [n.strip() for n in re.split(r"\s+(?:and|&)\s+", part)]
+            for name in names:
+                if name and _ENTITY.fullmatch(name) and not _known(name, lowered, question):
+                    problems.append(f"the entity {name!r} is not in any derived fact")
     return problems
