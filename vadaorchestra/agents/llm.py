@@ -53,6 +53,7 @@ MAX_STATISTICS = 3
 MAX_TOP_K = 3
 MAX_K = 20  # as the retrieval prompt says
 MAX_NEW_CALLS = 5
+ANSWER_FACTS = 50  # facts per predicate whose values an answer may name (the retrieval bound tau)
 CANDIDATES = 5  # data values per tool parameter shown to the model at selection
 REPLY_START = 300  # characters of a bad reply quoted in the error
 
@@ -324,6 +325,8 @@ class LLMPolicy:
         Decoded under a schema of the tools whose string parameters all have a value the question names (found by
         ``lookup_values``), each parameter one of those values; every tool with free values when none has."""
         self._candidates = await self._lookup_candidates(ctx, probe)
+        if self.scaffold:  # the templates' own reading of the question (a two-hop chain), on a scratch context
+            await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools), probe)
         strict = calls_model(ctx.tools, self._candidates, name="Selection") or \
             calls_model(ctx.tools, {}, require_values=False, name="Selection")
         out = await self.ask("select", Selection, self.render("select", ctx, candidates=self._candidates or
@@ -483,7 +486,8 @@ class LLMPolicy:
             kept = ctx.answer_values
             draft = await self.templates.answer(ctx)
             ctx.answer_values = kept
-        strict = answer_model(fact_values(ctx.answer_predicates(), self.max_facts))
+        # the values may be those of every fact retrieved (the draft lists them all), not only of those shown
+        strict = answer_model(fact_values(ctx.answer_predicates(), ANSWER_FACTS))
         out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous, draft=draft), strict)
         ctx.answer_values = out.values
         return out.answer.strip()
