@@ -305,9 +305,9 @@ async def test_structured_output_is_asked_for_when_the_model_supports_it(tools):
     schema = json.dumps(strict.model_json_schema())
     assert strict is not Selection and '"const": "get_bank_info"' in schema and '"const": "Bank Gamma"' in schema
     assert "get_ultimate_controller" not in schema  # its company is named nowhere in the question
-    strict.model_validate({"calls": [{"tool": "get_bank_info", "params": {"bank_name": "Bank Gamma"}}]})
+    strict.model_validate({"use": [], "calls": [{"tool": "get_bank_info", "params": {"bank_name": "Bank Gamma"}}]})
     with pytest.raises(ValueError):
-        strict.model_validate({"calls": [{"tool": "get_bank_info", "params": {"bank_name": "Bank Omega"}}]})
+        strict.model_validate({"use": [], "calls": [{"tool": "get_bank_info", "params": {"bank_name": "Bank Omega"}}]})
 
 
 @pytest.mark.anyio

@@ -325,13 +325,18 @@ class LLMPolicy:
         Decoded under a schema of the tools whose string parameters all have a value the question names (found by
         ``lookup_values``), each parameter one of those values; every tool with free values when none has."""
         self._candidates = await self._lookup_candidates(ctx, probe)
-        if self.scaffold:  # the templates' own reading of the question (a two-hop chain), on a scratch context
-            await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools), probe)
-        strict = calls_model(ctx.tools, self._candidates, name="Selection") or \
-            calls_model(ctx.tools, {}, require_values=False, name="Selection")
+        menu: dict[str, Call] = {}
+        if self.scaffold:  # the templates' own reading of the question (a two-hop chain first), as a menu
+            found = await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools), probe)
+            menu = {f"c{i}": c for i, c in enumerate(found, 1)}
+        strict = calls_model(ctx.tools, self._candidates, name="Selection", menu=list(menu)) or \
+            calls_model(ctx.tools, {}, require_values=False, name="Selection", menu=list(menu))
+        shown = [{"id": k, "call": str(c)} for k, c in menu.items()]
         out = await self.ask("select", Selection, self.render("select", ctx, candidates=self._candidates or
-                                                              "(none found)"), strict)
-        calls = self._checked_calls(ctx, out.calls, "select")
+                                                              "(none found)", menu=shown or "(none)"), strict)
+        picked = [menu[k] for k in dict.fromkeys(out.use) if k in menu]
+        calls = picked + [c for c in self._checked_calls(ctx, out.calls, "select")
+                          if c.key not in {p.key for p in picked}]
         calls = _without_dependencies(ctx, calls)
         if self.scaffold:
             calls += _references(ctx, calls)

@@ -75,8 +75,9 @@ class CallOut(BaseModel):
 
 
 class Selection(BaseModel):
-    """Tool invocations, with parameters taken from the question."""
+    """Tool invocations (of the menu by id, or of one's own), with parameters taken from the question."""
 
+    use: list[str] = Field(default_factory=list, description="ids of menu invocations to make")
     calls: list[CallOut] = Field(default_factory=list)
 
 
