@@ -221,3 +221,18 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
     assert header["policy"] == "llm" and [s.kind for s in steps].count("LM") == 1
     report = replay(tmp_path / "llm.dl")
     assert report.ok and report.hashes_checked == len(steps)
+
+
+def test_an_answer_that_omits_a_breach_a_check_found_is_refused_even_if_grounded():
+    from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized
+    from vadaorchestra.agents.verify import check_findings
+
+    ctx = RunContext(question="Do any of Bank Gamma's exposures raise concentration-risk concerns?")
+    ctx.synthesized.append(Synthesized("...", "threshold check: exposure_by_controller above the limit", "over"))
+    ctx.predicates["over"] = PredicateView("over", "synthesized", None, 1, [], complete=True, facts=[
+        {"bank": "Bank Gamma", "controller": "Synthetix Global Fund", "total": 24.6e6}])
+    [problem] = check_findings("No single borrower of Bank Gamma exceeds the limit of 20M.", ctx)
+    assert "omits what the threshold check over found" in problem and "Synthetix Global Fund" in problem
+    assert check_findings("Synthetix Global Fund's group totals 24.6M, above the limit.", ctx) == []
+    ctx.predicates["over"].facts = []  # a check that found nothing asks for nothing
+    assert check_findings("No single borrower exceeds the limit.", ctx) == []

@@ -217,7 +217,8 @@ class Pipeline:
         return self.say("plan verified: complete, disjoint, dependency-ordered, predicate-safe")
 
     async def _verify_answer(self) -> str:
-        problems = verify.check_answer(self.ctx.answer or "", self.ctx)
+        problems = verify.check_answer(self.ctx.answer or "", self.ctx) + \
+            verify.check_findings(self.ctx.answer or "", self.ctx)
         self.ctx.event("verify_answer", problems=problems)
         if problems and self.answer_attempts < self.settings.max_answer_attempts:
             self.ctx.feedback = "; ".join(problems)

@@ -65,6 +65,27 @@ def _facts_values(ctx: RunContext) -> tuple[list[float], set[str]]:
     return numbers, strings
 
 
+def check_findings(answer: str, ctx: RunContext) -> list[str]:
+    """Positive findings of threshold checks that the answer leaves out.
+
+    A synthesized predicate whose purpose is a threshold check and that holds facts found something above a limit:
+    an answer that names none of the entities of such a fact (beyond those the question names) omits a breach, and
+    a grounded answer that omits one is still wrong.
+    """
+    problems = []
+    text, question = answer.lower(), ctx.question.lower()
+    for s in ctx.synthesized:
+        view = ctx.predicates.get(s.output)
+        if view is None or not view.facts or not s.purpose.lower().startswith("threshold check"):
+            continue
+        for fact in view.facts:
+            names = [v for v in fact.values() if isinstance(v, str) and v.lower() not in question]
+            if names and not any(n.lower() in text for n in names):
+                shown = ", ".join(f"{k}={v}" for k, v in fact.items())
+                problems.append(f"the answer omits what the threshold check {view.name} found: {shown}")
+    return problems
+
+
 def _known(name: str, strings: set[str], question: str) -> bool:
     n = name.lower()
     return n in strings or n in question or any(n in s for s in strings)
