@@ -26,5 +26,5 @@ run bank_plus --approach llm-only --sample "$PLUS"
 run bank_plus --approach rag-10 --sample "$PLUS"
 run bank_qa --approach rag-100 --sample "$QA"
 run supply_chain --approach vadaorchestra --sample 12
-run bank_qa --approach rag-1000 --sample 2    # 1,000 triples are about 16k tokens: what fits a 16k context
+# rag-1000 is left out: its prompt (22,944 tokens) exceeds the local client's 16,384-token context (README)
 echo "== $(date +%T) done"
