@@ -501,17 +501,6 @@ def describe_client(model: str | Path | None, model_path: str | Path | None) -> 
     return "local" if str(model) == "local" else Path(model).stem
 
 
-def remove(spec: LocalModel = LOCAL_MODEL, dest: Path | None = None) -> bool:
-    """Delete the installed file (and its digest); True when something was removed."""
-    path = (dest or models_dir()) / spec.filename
-    found = path.exists()
-    path.unlink(missing_ok=True)
-    _stamp(path).unlink(missing_ok=True)
-    for stale in (dest or models_dir()).glob(f".{spec.filename}.*.partial") if (dest or models_dir()).is_dir() else ():
-        stale.unlink(missing_ok=True)
-    return found
-
-
 def disk_free(path: Path) -> int:
     while not path.exists():
         path = path.parent
