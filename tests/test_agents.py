@@ -47,7 +47,9 @@ def test_every_plan_is_complete_disjoint_ordered_and_predicate_safe(gamma):
     ctx = result.ctx
     deps = {name: t["dependencies"] for name, t in ctx.tools.items()}
     params = {name: [p["name"] for p in t["parameters"]] for name, t in ctx.tools.items()}
+    producers = {t["output_predicate"]: name for name, t in ctx.tools.items()}
     assert check_plan(ctx.plan, deps.__getitem__, params) == []
+    assert check_plan(ctx.plan, deps.__getitem__, params, producers, materialized=ctx.predicates) == []
     first = ctx.plan.stages[0]
     assert {c.tool for c in first.calls} == {"get_bank_info", "get_loans", "get_credit_lines"}
     assert {c.tool: c.level for c in first.calls}["get_loans"] == "low"
@@ -58,12 +60,12 @@ def test_every_plan_is_complete_disjoint_ordered_and_predicate_safe(gamma):
         assert len(tools) == len(set(tools))
 
 
-def test_replanning_appends_stages_for_the_top_entities(gamma):
+def test_replanning_expands_every_borrower_set_at_a_time(gamma):
     result, _ = gamma
     later = [s for s in result.ctx.plan.stages if s.iteration > 0]
     assert later, "replanning added no stage"
-    companies = {c.params.get("company") for s in later for c in s.calls}
-    assert {"DeepLogic Ltd", "NeuralLinker SpA"} <= companies
+    forms = [c.params.get("company") for s in later for c in s.calls]
+    assert forms and all(f == {"each": "exposure.borrower", "where": {"bank": "Bank Gamma"}} for f in forms)
 
 
 def test_the_invocations_of_a_stage_run_concurrently(gamma):
@@ -98,7 +100,7 @@ def test_replay_reproduces_every_hash(gamma):
     _, folder = gamma
     report = replay(folder / "trace.dl")
     assert report.ok, report.mismatches
-    assert report.hashes_checked == report.steps == 15
+    assert report.hashes_checked == report.steps == 12
 
 
 def test_replay_of_changed_data_fails_naming_the_predicate(gamma, tmp_path):

@@ -30,7 +30,7 @@ async def test_every_catalog_tool_and_builtin_is_listed_with_a_flat_typed_schema
         text = json.dumps(t.inputSchema)
         assert "$defs" not in text and "$ref" not in text, t.name
         assert t.description
-    assert tools["get_loans"].inputSchema["properties"]["bank_name"]["type"] == "string"
+    assert tools["get_loans"].inputSchema["properties"]["bank_name"]["anyOf"][0] == {"type": "string"}
     assert tools["get_loans"].inputSchema["required"] == ["bank_name"]
     assert "get_credit_lines" in tools["get_bank_exposures"].description
 

@@ -233,7 +233,7 @@ def test_stdio_server_lists_catalog_and_builtin_tools_and_chains_loans_credit_li
     assert set(names) == CATALOG_TOOLS | BUILTIN_TOOLS
     assert not [t.name for t in tools if has_refs(t.inputSchema)]
     schema = next(t.inputSchema for t in tools if t.name == "get_bank_exposures")
-    assert schema["required"] == ["bank_name"] and schema["properties"]["bank_name"]["type"] == "string"
+    assert schema["required"] == ["bank_name"] and schema["properties"]["bank_name"]["anyOf"][0] == {"type": "string"}
     for result in (loans, lines, exposures):
         assert not result.isError, result.content
     assert loans.structuredContent["output_predicate"] == "loans"
@@ -319,7 +319,7 @@ def test_mcp_workbench_lists_every_tool_with_a_flat_parameters_schema_and_runs_g
     assert {t["name"] for t in tools} == CATALOG_TOOLS | BUILTIN_TOOLS
     assert not [t["name"] for t in tools if has_refs(t["parameters"])]
     exposures = next(t for t in tools if t["name"] == "get_bank_exposures")
-    assert exposures["parameters"]["properties"]["bank_name"]["type"] == "string"
+    assert exposures["parameters"]["properties"]["bank_name"]["anyOf"][0] == {"type": "string"}
     assert not loans.is_error, loans.to_text()
     assert "DeepLogic Ltd" in loans.to_text()
 

@@ -98,7 +98,8 @@ def test_the_same_seed_gives_the_same_bytes_and_another_seed_other_data(tmp_path
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     gen.generate(tmp_path / "c", seed=8)
     assert any((tmp_path / "a" / n).read_bytes() != (tmp_path / "c" / n).read_bytes() for n in gen.FILES)
-    assert counts["companies.csv"] == 5000 and counts["banks.csv"] == 8
+    # the requested companies and banks, plus Bank Nova and the 14 entities of its designed group
+    assert counts["companies.csv"] == 5000 + 14 and counts["banks.csv"] == 8 + 1
     assert counts["loans.csv"] > 5000 and counts["ownership.csv"] > 4000
 
 
@@ -140,13 +141,17 @@ def test_both_are_ultimately_controlled_by_synthetix_and_the_chain_needs_a_sum(f
     assert all(len(v) == 1 for v in ultimate.values())
 
 
-def test_only_the_synthetix_group_breaches_at_bank_gamma(frames, ultimate):
+def test_only_the_designed_groups_breach_synthetix_at_bank_gamma_castellan_at_bank_nova(frames, ultimate):
     exp = frames["exposure"].copy()
     exp["group"] = [(ultimate.get(b) or [b])[0] for b in exp.borrower]
     groups = exp.groupby(["bank", "group"], as_index=False).agg(amount=("amount", "sum"), n=("borrower", "count"),
                                                                 limit=("limit", "first"))
     over = groups[groups.amount > groups["limit"]]
-    assert list(zip(over.bank, over.group, over.amount, strict=True)) == [(GAMMA, SYNTHETIX, 24_600_000)]
+    assert list(zip(over.bank, over.group, over.amount, strict=True)) == [(GAMMA, SYNTHETIX, 24_600_000),
+                                                                          ("Bank Nova", "Castellan Holding", 38_500_000)]
+    nova = exp[exp.bank == "Bank Nova"]
+    assert (nova.amount < 0.05 * 120_000_000).all()  # every one of them under 5 % of capital
+    assert len(nova[nova.group == "Castellan Holding"]) == 12
     assert 24_600_000 / 80_000_000 * 100 == pytest.approx(30.75)
     gamma = groups[groups.bank == GAMMA]
     # some groups with several borrowers stay under the limit, one of them close to it
@@ -224,9 +229,11 @@ def test_the_trace_has_the_shape_of_the_papers_figure_2(gamma_run):
     m1 = [s for s in steps[4:] if s.kind == "LM"][: kinds[4:].index("I")]
     assert any("threshold check" in s.note and "exposure_over_limit" in s.hashes for s in m1)
     assert [s.hashes["exposure_over_limit"][0] for s in m1 if "exposure_over_limit" in s.hashes] == [0]
-    expanded = {(s.tool, s.params.get("company")) for s in steps if s.kind == "LI"}
-    for who in (DEEPLOGIC, NEURALLINKER):
-        assert ("get_shareholders", who) in expanded and ("get_ultimate_controller", who) in expanded
+    # ownership and ultimate controllers of every borrower, set-at-a-time: one call per tool
+    every = {"each": "exposure.borrower", "where": {"bank": GAMMA}}
+    expanded = [s.tool for s in steps if s.kind == "LI" and s.params.get("company") == every]
+    assert sorted(expanded) == ["get_borrower_profile", "get_shareholders", "get_ultimate_controller"]
+    assert 'exposure("Bank Gamma", Borrower, _), get_ultimate_controller(Borrower, Controller).' in text
     last = steps[kinds.rindex("I") + 1:]
     assert any("group aggregation" in s.note for s in last)
     checks = [s for s in last if "threshold check" in s.note]

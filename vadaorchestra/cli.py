@@ -191,6 +191,8 @@ def ask_cmd(
     console.print(f"{len(result.ctx.plan.stages)} stages, {len(result.calls)} tool calls, "
                   f"{len(result.ctx.synthesized)} synthesized rule sets, {result.elapsed_s:.2f} s; "
                   f"trace: {', '.join(where)}", highlight=False, markup=False)
+    if not result.verified:
+        raise typer.Exit(2)
 
 
 @app.command("replay")

@@ -3,14 +3,15 @@
 ``generate(out_dir, seed=7, banks=8, companies=5000)`` writes five CSV files (header row, rows sorted, amounts as
 whole euros, shares with two decimals), the same bytes for the same arguments:
 
-- ``banks.csv`` (bank, capital, limit_pct): Bank Gamma with capital 80,000,000 and a 25 % large-exposure limit, and
-  ``banks - 1`` other banks;
+- ``banks.csv`` (bank, capital, limit_pct): Bank Gamma with capital 80,000,000 and a 25 % large-exposure limit,
+  ``banks - 1`` other banks, and the designed Bank Nova (below);
 - ``loans.csv`` (bank, borrower, loan_id, amount) and ``credit_lines.csv`` (bank, borrower, line_id, credit_limit,
   drawn): a bank's exposure to a borrower is its loans plus the drawn part of its credit lines;
 - ``ownership.csv`` (owner, company, share): a forest of groups (a head and up to four levels of controlled companies,
   some controlled only jointly, through the sum of the stakes of companies the head controls), standalone companies,
   and minority stakes of investors and of other groups' heads (never enough to control anything);
-- ``companies.csv`` (company, sector, country, rating, total_assets): a profile of every entity.
+- ``companies.csv`` (company, sector, country, rating, total_assets): a profile of every entity (``companies`` of
+  them, plus the 14 of Bank Nova's designed group).
 
 The running example (arXiv 2606.22485), with its exact figures: at Bank Gamma DeepLogic Ltd owes 13,100,000 (two loans
 and a drawn credit line, 16.375 % of capital) and NeuralLinker SpA 11,500,000 (a loan and a drawn credit line,
@@ -25,6 +26,13 @@ is clearly smaller than the first two), and every group's exposure at a bank is 
 when it would be more), except two designed ones at Bank Gamma: the Synthetix group (the breach) and the Meridian
 Capital Partners group, four borrowers including Orion Maritime SA totalling 18,950,000 (23.6875 %), a group that
 stays under the limit. A group is everything its head controls; nobody else controls anything.
+
+A second designed bank, Bank Nova (capital 120,000,000, limit 25 % = 30,000,000), lends to twelve companies of the
+Castellan Holding group (nine held directly, three through Castellan Finance BV, which Castellan Holding controls with
+70 %), each between 2,400,000 and 4,200,000 (every one under 5 % of capital), together 38,500,000 = 32.08 %: a breach
+that only a group check over every borrower finds, since none of them is among the bank's largest exposures. Its other
+borrowers stay inside the limits as at every bank. Bank Nova is drawn from a second random stream after everything
+else, so the rest of the data is the same as without it.
 
 Run it: ``python scenarios/concentration_risk/generate.py OUT_DIR [--seed N] [--banks N] [--companies N]``.
 """
@@ -49,6 +57,17 @@ DEEPLOGIC = "DeepLogic Ltd"
 NEURALLINKER = "NeuralLinker SpA"
 MERIDIAN = "Meridian Capital Partners"
 ORION = "Orion Maritime SA"
+# the second designed bank: no single exposure near its limit, one group of many mid-sized borrowers above it
+NOVA = "Bank Nova"
+NOVA_CAPITAL = 120_000_000
+CASTELLAN = "Castellan Holding"
+CASTELLAN_FINANCE = "Castellan Finance BV"
+CASTELLAN_MEMBERS = tuple(f"Castellan {ind} {form}" for ind, form in (
+    ("Logistics", "Ltd"), ("Foods", "SpA"), ("Textiles", "GmbH"), ("Software", "SA"), ("Robotics", "BV"),
+    ("Energy", "AB"), ("Pharma", "Oy"), ("Shipping", "Inc"), ("Materials", "PLC"), ("Retail", "Srl"),
+    ("Telecom", "AG"), ("Construction", "NV")))
+CASTELLAN_EXPOSURES = (4_200_000, 3_900_000, 3_700_000, 3_600_000, 3_400_000, 3_300_000, 3_100_000, 2_900_000,
+                       2_800_000, 2_700_000, 2_500_000, 2_400_000)  # each under 5 % of 120M; 38.5M = 32.08 % in all
 
 SINGLE_CAP = 0.30  # of the limit amount: the largest exposure a generated borrower may have
 GROUP_CAP = 0.80  # of the limit amount: the largest exposure a generated group may have at one bank
@@ -302,6 +321,7 @@ def generate(out_dir: str | Path, seed: int = 7, banks: int = 8, companies: int 
                 book.exposure[key] = max(1000, int(book.exposure[key] * factor // 1000) * 1000)
 
     # --- loans and credit lines ---------------------------------------------------------------------------------------
+    nova = _nova(random.Random(seed + 1), ents, own, stake, add, borrowers)
     loans: list[tuple[str, str, int]] = list(book.pinned_loans)
     lines: list[tuple[str, str, int, int]] = list(book.pinned_lines)
     for (bank, b), amount in sorted(book.exposure.items()):
@@ -316,10 +336,15 @@ def generate(out_dir: str | Path, seed: int = 7, banks: int = 8, companies: int 
         cuts = sorted(rng.sample(range(1, rest // 1000), k - 1)) if k > 1 else []
         bounds = [0, *cuts, rest // 1000]
         loans += [(bank, b, (bounds[i + 1] - bounds[i]) * 1000) for i in range(k)]
+    nova_loans, nova_lines = _split(nova, random.Random(seed + 2))
+    loans += nova_loans
+    lines += nova_lines
+    bank_rows.append((NOVA, NOVA_CAPITAL, LIMIT_PCT))
 
     # --- files --------------------------------------------------------------------------------------------------------
     loans.sort()
     lines.sort()
+    nova_rng = random.Random(seed + 3)
     rows = {
         "banks.csv": (("bank", "capital", "limit_pct"), sorted(bank_rows)),
         "loans.csv": (("bank", "borrower", "loan_id", "amount"),
@@ -327,10 +352,13 @@ def generate(out_dir: str | Path, seed: int = 7, banks: int = 8, companies: int 
         "credit_lines.csv": (("bank", "borrower", "line_id", "credit_limit", "drawn"),
                              [(b, w, f"C{i:06d}", lim, d) for i, (b, w, lim, d) in enumerate(lines, 1)]),
         "ownership.csv": (("owner", "company", "share"), [(o, c, f"{s:.2f}") for (o, c), s in sorted(own.items())]),
-        "companies.csv": (("company", "sector", "country", "rating", "total_assets"),
+        "companies.csv": (("company", "sector", "country", "rating", "total_assets"), sorted(
                           [(e.name, e.sector, rng.choice(COUNTRIES), rng.choice(RATINGS),
                             _k(math.exp(rng.gauss(math.log(40_000_000), 1.3))))
-                           for e in sorted(ents.values(), key=lambda e: e.name)]),
+                           for e in sorted(ents.values(), key=lambda e: e.name) if e.role != "nova"]
+                          + [(e.name, e.sector, nova_rng.choice(COUNTRIES), nova_rng.choice(RATINGS),
+                              _k(math.exp(nova_rng.gauss(math.log(40_000_000), 1.3))))
+                             for e in sorted(ents.values(), key=lambda e: e.name) if e.role == "nova"])),
     }
     profile = {DEEPLOGIC: ("Information technology", "United Kingdom", "BBB"),
                NEURALLINKER: ("Electronics", "Italy", "BB"), ORION: ("Transport", "Greece", "BBB"),
@@ -345,6 +373,54 @@ def generate(out_dir: str | Path, seed: int = 7, banks: int = 8, companies: int 
             w.writerow(header)
             w.writerows(data)
     return {fname: len(data) for fname, (_, data) in sorted(rows.items())}
+
+
+def _nova(rng: random.Random, ents: dict[str, Entity], own: dict, stake, add, borrowers: list[str]
+          ) -> dict[str, int]:
+    """Bank Nova's exposures: the Castellan group's twelve mid-sized borrowers, and others drawn as at every bank."""
+    add(CASTELLAN, "nova", CASTELLAN, "Financial services")
+    add(CASTELLAN_FINANCE, "nova", CASTELLAN, "Financial services", 1)
+    stake(CASTELLAN, CASTELLAN_FINANCE, 0.70)
+    for i, name in enumerate(CASTELLAN_MEMBERS):
+        add(name, "nova", CASTELLAN, _sector(name), 1 if i < 9 else 2)
+        if i < 9:
+            stake(CASTELLAN, name, round(rng.uniform(0.55, 0.95), 2))
+        else:
+            stake(CASTELLAN_FINANCE, name, round(rng.uniform(0.55, 0.95), 2))
+    limit = NOVA_CAPITAL * LIMIT_PCT / 100
+    exposure = dict(zip(CASTELLAN_MEMBERS, CASTELLAN_EXPOSURES, strict=True))
+    median = 300_000 * NOVA_CAPITAL / GAMMA_CAPITAL
+    pool = [b for b in borrowers if ents[b].group != CASTELLAN]
+    for b in rng.sample(pool, 600):
+        x = math.exp(rng.gauss(math.log(median), 1.1))
+        exposure[b] = _k(min(max(x, 20_000), 0.045 * NOVA_CAPITAL))  # under 5 % of capital too, like the group's
+    totals: dict[str, int] = {}
+    for b, amount in exposure.items():
+        totals[ents[b].group] = totals.get(ents[b].group, 0) + amount
+    for group, total in sorted(totals.items()):  # other groups at most GROUP_CAP of the limit, as everywhere
+        if group != CASTELLAN and total > GROUP_CAP * limit:
+            factor = GROUP_CAP * limit / total
+            for b in sorted(b for b in exposure if ents[b].group == group):
+                exposure[b] = max(1000, int(exposure[b] * factor // 1000) * 1000)
+    assert sum(exposure[b] for b in CASTELLAN_MEMBERS) > limit
+    assert max(exposure.values()) < 0.05 * NOVA_CAPITAL
+    return exposure
+
+
+def _split(exposure: dict[str, int], rng: random.Random) -> tuple[list, list]:
+    """Bank Nova's exposures as loans and drawn credit lines."""
+    loans, lines = [], []
+    for b, amount in sorted(exposure.items()):
+        drawn = 0
+        if rng.random() < 0.5:
+            drawn = min(amount - 1000, _k(amount * rng.uniform(0.1, 0.7)))
+            lines.append((NOVA, b, drawn + _k(amount * rng.uniform(0.0, 0.8)), drawn))
+        rest = amount - drawn
+        k = min(rng.choice((1, 1, 2, 3)), rest // 1000)
+        cuts = sorted(rng.sample(range(1, rest // 1000), k - 1)) if k > 1 else []
+        bounds = [0, *cuts, rest // 1000]
+        loans += [(NOVA, b, (bounds[i + 1] - bounds[i]) * 1000) for i in range(k)]
+    return loans, lines
 
 
 def main(argv: list[str] | None = None) -> int:

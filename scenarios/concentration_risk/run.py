@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     print(_tokens_line(result.tokens, client is not None))
     print(f"trace: {trace}")
     print(f"replay: vadaorchestra replay {trace}")
-    return 0
+    return 0 if result.verified else 2
 
 
 if __name__ == "__main__":

@@ -66,6 +66,7 @@ class PredicateView:
     complete: bool = False  # facts hold the whole predicate
     statistics: dict[str, dict[str, Any]] = field(default_factory=dict)
     order_by: str | None = None
+    each: list[str] = field(default_factory=list)  # "pred.column" a set-at-a-time call took its values from
 
     @property
     def columns(self) -> list[str]:
@@ -101,6 +102,8 @@ class RunContext:
     answer: str | None = None
     answer_values: list[Any] | None = None  # the answer as values (a list, or one count), when the policy gives them
     feedback: str | None = None
+    verified: bool | None = None  # set by the Verifier: False means the run ends with "could not answer: ..."
+    problems: list[str] = field(default_factory=list)  # the Verifier's last objections
     events: list[dict[str, Any]] = field(default_factory=list)
 
     def event(self, kind: str, **data: Any) -> dict[str, Any]:

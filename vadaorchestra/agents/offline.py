@@ -14,6 +14,7 @@ Generic over catalogs — it knows tool *shapes*, never tool or entity names:
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -252,7 +253,7 @@ class OfflinePolicy:
     def _measures(self, ctx: RunContext) -> list[Measure]:
         out = []
         for v in ctx.predicates.values():
-            if v.origin != "high" or v.cardinality < 2:
+            if v.origin != "high" or v.cardinality < 2 or v.each:  # not an expansion of another measure
                 continue
             ents = [c for c in v.typed("string") if c not in v.param_columns]
             nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
@@ -350,6 +351,14 @@ class OfflinePolicy:
                     output=name, purpose=f"group aggregation: {m.amount} of {m.view.name} summed per {q_col} "
                                          f"of {gview.name}"))
                 out += self._check(name, gcols, k, total, ref, name)
+                members = f"{name}_members"
+                mcols = [(m.key, k, "string"), (q_col, grp, "string"), (m.entity, e, "string"), (m.amount, a, "float")]
+                maps = " ".join(f'@mapping("{members}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(mcols))
+                out.append(RuleProposal(
+                    program=f'@output("{members}"). {maps}\n{members}({k}, {grp}, {e}, {a}) :- '
+                            f'{name}_over_limit({k}, {grp}, _, _, _), {m_atom}, {g_atom}.',
+                    output=members, purpose=f"members of the groups above the limit: each {m.entity} of {m.view.name} "
+                                            f"in a group of {name}_over_limit"))
         return out
 
     def _counts(self, ctx: RunContext) -> list[RuleProposal]:
@@ -379,13 +388,22 @@ class OfflinePolicy:
         entities = {f.get(m.entity) for f in m.view.facts}
         found = []
         for v in ctx.predicates.values():
-            if v.origin != "high" or v is m.view or not v.complete or not v.param_columns:
+            if v.origin != "high" or v is m.view or not v.param_columns:
                 continue
             p_col = next(iter(v.param_columns))
             others = [c for c in v.typed("string") if c != p_col]
             if len(others) != 1 or v.typed("int", "float"):
                 continue
             q_col = others[0]
+            if f"{m.view.name}.{m.entity}" in v.each:
+                # computed for every entity of the measure (set-at-a-time): a group of two or more shows in the
+                # statistics of the group column
+                most = (v.statistics.get(q_col) or {}).get("most_frequent") or []
+                if v.complete or any(x.get("count", 0) > 1 for x in most):
+                    found.append((v, p_col, q_col))
+                continue
+            if not v.complete:
+                continue
             groups: dict[Any, set[Any]] = {}
             mapping: dict[Any, set[Any]] = {}
             for f in v.facts:
@@ -401,25 +419,31 @@ class OfflinePolicy:
 
     # --- replanning -------------------------------------------------------------------------------------------------
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        """Expand the measure's entities through every tool whose parameter links to them: one set-at-a-time call per
+        tool over the whole entity column (not the top few), so a group check sees every entity."""
         if self.chain is not None:
             return await self._second_hop(ctx, probe)
         calls: list[Call] = []
         used = {c.tool for c in ctx.executed.values() if c.level == "high"}
         for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
+            if m.view.name in self.expanded:
+                continue
+            self.expanded.add(m.view.name)
             top = sorted((f for f in m.view.facts if isinstance(f.get(m.amount), (int, float))),
-                         key=lambda f: -f[m.amount])[: self.top_entities]
+                         key=lambda f: -f[m.amount])[:1]
+            form: dict[str, Any] = {"each": f"{m.view.name}.{m.entity}"}
+            keys = {json.dumps(c.params.get(m.view.param_columns[m.key])) for c in ctx.executed.values()
+                    if m.key and c.tool == m.view.tool}
+            if len(keys) == 1 and isinstance(key := json.loads(keys.pop()), str | int | float | bool):
+                form["where"] = {m.key: key}
             for fact in top:
-                entity = fact[m.entity]
-                if entity in self.expanded:
-                    continue
-                self.expanded.add(entity)
                 for tool, spec in ctx.tools.items():
                     if tool in used or len(spec["parameters"]) != 1 or spec["parameters"][0]["type"] != "string":
                         continue
                     param = spec["parameters"][0]["name"]
-                    hits = await probe.lookup(tool, param, entity)
-                    if any(h.get("exact") and str(h["value"]).lower() == str(entity).lower() for h in hits):
-                        calls.append(Call(tool=tool, params={param: entity}, level="high"))
+                    hits = await probe.lookup(tool, param, fact[m.entity])
+                    if any(h.get("exact") and str(h["value"]).lower() == str(fact[m.entity]).lower() for h in hits):
+                        calls.append(Call(tool=tool, params={param: form}, level="high"))
         return calls
 
     # --- the answer -------------------------------------------------------------------------------------------------
@@ -457,15 +481,18 @@ class OfflinePolicy:
                     continue
                 group_col = view.columns[1] if len(view.columns) > 1 else "group"
                 group_pred = name.removesuffix("_over_limit")
-                members = self._members(ctx, m, group_col)
+                members = self._members(ctx, m, group_col, group_pred)
+                coverage = self._coverage(ctx, m, group_col)
                 if view.cardinality == 0:
-                    lines.append(f"group check ({group_col}): no group exceeds the limit.")
+                    lines.append(f"group check ({group_col}{coverage}): no group exceeds the limit."
+                                 if "checked" not in coverage else
+                                 f"group check ({group_col}{coverage}): none of those groups exceeds the limit.")
                     continue
                 for f in view.facts:
                     g = f[group_col]
                     who = ", ".join(sorted(members.get(g, [])))
                     via = f" (through {who})" if who else ""
-                    lines.append(f"group check ({group_col}): {g}{via} totals "
+                    lines.append(f"group check ({group_col}{coverage}): {g}{via} totals "
                                  f"{fmt_number(f[view.columns[2]])} = {fmt_pct(f['share_pct'])}, above the "
                                  f"{view.columns[3]} of {fmt_number(f[view.columns[3]])}: a breach "
                                  f"({group_pred}).")
@@ -582,8 +609,25 @@ class OfflinePolicy:
         return (f"{col} ({v.name} for {entity}): " + "; ".join(map(str, found)) + "."
                 if found else f"{v.name}: no facts for {entity}.")
 
-    def _members(self, ctx: RunContext, m: Measure, group_col: str) -> dict[Any, list[Any]]:
+    def _coverage(self, ctx: RunContext, m: Measure, group_col: str) -> str:
+        """How many of the measure's entities the group relation was computed for, in words."""
+        n = m.view.cardinality
+        for v in ctx.predicates.values():
+            if v.origin == "high" and group_col in v.columns and v.param_columns and v is not m.view:
+                if f"{m.view.name}.{m.entity}" in v.each:
+                    return f", every {m.entity} of {m.view.name}: {n:,} of {n:,}"
+                p = next(iter(v.param_columns.values()))
+                k = len({c.params.get(p) for c in ctx.executed.values() if c.tool == v.tool})
+                return f", checked for {k:,} of {n:,} {m.entity} values of {m.view.name}"
+        return ""
+
+    def _members(self, ctx: RunContext, m: Measure, group_col: str, group_pred: str = "") -> dict[Any, list[Any]]:
         out: dict[Any, list[Any]] = {}
+        found = ctx.predicates.get(f"{group_pred}_members")
+        if found is not None and found.facts:
+            for f in found.facts:
+                out.setdefault(f[group_col], []).append(f[m.entity])
+            return out
         for v in ctx.predicates.values():
             if v.origin == "high" and group_col in v.columns and v.param_columns:
                 p_col = next(iter(v.param_columns))

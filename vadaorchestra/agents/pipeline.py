@@ -120,7 +120,11 @@ class Pipeline:
             raise PlanningError(str(exc)) from None
         fresh = [c for c in full if c.key not in self.ctx.executed]
         return build_stages(fresh, self._deps.__getitem__, first_index=len(self.ctx.plan.stages),
-                            iteration=self.ctx.iteration)
+                            iteration=self.ctx.iteration, producers=self._producers())
+
+    def _producers(self) -> dict[str, str]:
+        """Output predicate -> the catalog tool that writes it."""
+        return {t["output_predicate"]: name for name, t in self.ctx.tools.items()}
 
     async def _execute(self) -> str:
         stage = self.pending.pop(0)
@@ -140,7 +144,8 @@ class Pipeline:
             hashes = await self._hashes([out])
             tool = self.ctx.tools[call.tool]
             rule = invocation_rule(call.tool, call.params, out, [c["name"] for c in tool["schema"]],
-                                   tool.get("parameter_columns", {}))
+                                   tool.get("parameter_columns", {}),
+                                   {p: [c["name"] for c in v.schema] for p, v in self.ctx.predicates.items()})
             if self.trace is not None:
                 self.trace.invocation(call.tool, call.params, stage.index, rule, hashes)
         self.phase = "retrieve"
@@ -159,9 +164,10 @@ class Pipeline:
         tool = self.ctx.tools[call.tool]
         view = self.ctx.predicates.get(res["output_predicate"])
         origin = "high" if call.level == "high" or (view and view.origin == "high") else "low"
+        each = [v["each"] for v in call.params.values() if isinstance(v, dict) and "each" in v]
         self.ctx.predicates[res["output_predicate"]] = PredicateView(
             res["output_predicate"], origin, call.tool, res["cardinality"], res["schema"],
-            dict(tool.get("parameter_columns", {})))
+            dict(tool.get("parameter_columns", {})), each=sorted(set(each) | set(view.each if view else [])))
         return res
 
     async def _hashes(self, preds: list[str]) -> dict[str, tuple[int, str]]:
@@ -209,25 +215,44 @@ class Pipeline:
     # --- Verifier ---------------------------------------------------------------------------------------------------
     async def _verify_plan(self) -> str:
         params = {t: [p["name"] for p in spec["parameters"]] for t, spec in self.ctx.tools.items()}
-        problems = check_plan(self.ctx.plan, self._deps.__getitem__, params)
+        problems = check_plan(self.ctx.plan, self._deps.__getitem__, params, self._producers(),
+                              materialized=self.ctx.predicates)
         self.ctx.event("verify_plan", problems=problems)
         if problems:
             raise PlanningError("the plan is unsound: " + "; ".join(problems))
         self.phase = "execute"
         return self.say("plan verified: complete, disjoint, dependency-ordered, predicate-safe")
 
+    def linked_entities(self) -> list[str]:
+        """The data values ``lookup_values`` found written in the question itself (entity linking)."""
+        found = []
+        for (_tool, _param, text), hits in self.probe._lookups.items():
+            if text == self.ctx.question:
+                found += [str(h["value"]) for h in hits if h.get("exact") and isinstance(h.get("value"), str)
+                          and str(h["value"]).lower() in text.lower()]
+        # a value inside a longer linked value ("Gamma" in "Bank Gamma") is that one, not a second entity
+        return [v for v in dict.fromkeys(found) if not any(v != o and v.lower() in o.lower() for o in found)]
+
     async def _verify_answer(self) -> str:
-        problems = verify.check_answer(self.ctx.answer or "", self.ctx) + \
-            verify.check_findings(self.ctx.answer or "", self.ctx)
+        answer = self.ctx.answer or ""
+        problems = list(dict.fromkeys(
+            verify.check_answer(answer, self.ctx) + verify.check_findings(answer, self.ctx)
+            + verify.check_coverage(answer, self.ctx)
+            + verify.check_question(answer, self.ctx, self.linked_entities())))
         self.ctx.event("verify_answer", problems=problems)
+        self.ctx.problems = problems
         if problems and self.answer_attempts < self.settings.max_answer_attempts:
             self.ctx.feedback = "; ".join(problems)
             self.phase = "answer"
             return self.say("answer refused: " + self.ctx.feedback)
+        self.ctx.verified = not problems
         if problems:
-            self.ctx.answer = (self.ctx.answer or "") + "\n(unverified: " + "; ".join(problems) + ")"
+            self.ctx.event("could_not_answer", answer=answer, problems=problems)
+            self.ctx.answer = "could not answer: " + "; ".join(problems) + \
+                (f"\n(the refused answer was: {' '.join(answer.split())})" if answer else "")
+            self.ctx.answer_values = None
         self.phase = "done"
-        return self.say("answer verified" if not problems else "answer left unverified")
+        return self.say("answer verified" if not problems else "could not answer: the answer was refused twice")
 
     # --- Retriever --------------------------------------------------------------------------------------------------
     async def _retrieve(self) -> str:

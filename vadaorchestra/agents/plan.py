@@ -28,9 +28,22 @@ class Call(BaseModel):
     def key(self) -> str:
         return f"{self.tool}{json.dumps(self.params, sort_keys=True)}"
 
+    @property
+    def sources(self) -> list[str]:
+        """Predicates a set-at-a-time call reads its parameter values from (``{"each": "pred.column"}``)."""
+        return sorted({v["each"].split(".")[0] for v in self.params.values() if isinstance(v, dict) and "each" in v})
+
     def __str__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        args = ", ".join(f"{k}={_arg(v)}" for k, v in self.params.items())
         return f"{self.tool}({args})"
+
+
+def _arg(value: Any) -> str:
+    """``'Bank Gamma'``, or ``each exposure.borrower[bank='Bank Gamma']`` for a set-at-a-time parameter."""
+    if isinstance(value, dict) and "each" in value:
+        where = ", ".join(f"{c}={v!r}" for c, v in (value.get("where") or {}).items())
+        return f"each {value['each']}" + (f"[{where}]" if where else "")
+    return repr(value)
 
 
 class Stage(BaseModel):
@@ -80,17 +93,29 @@ def expand(calls: Iterable[Call], deps: Callable[[str], list[str]], params_of: C
             for c in out.values()]
 
 
+def needs(call: Call, deps: Callable[[str], list[str]], producers: Mapping[str, str] | None = None) -> list[str]:
+    """The tools that must run before ``call``: its tool's dependencies and, for a set-at-a-time call, the tool that
+    produces the predicate its parameter values come from."""
+    out = list(deps(call.tool))
+    for pred in call.sources:
+        tool = (producers or {}).get(pred)
+        if tool is not None and tool not in out and tool != call.tool:
+            out.append(tool)
+    return out
+
+
 def build_stages(calls: list[Call], deps: Callable[[str], list[str]], *, first_index: int = 0,
-                 iteration: int = 0) -> list[Stage]:
+                 iteration: int = 0, producers: Mapping[str, str] | None = None) -> list[Stage]:
     """Stages for ``calls``: each call in the first stage after every call of a tool it depends on (dependencies
-    outside ``calls`` ran earlier); a second call of one tool waits for a later stage (predicate safety)."""
+    outside ``calls`` ran earlier), and after the producer of a predicate a set-at-a-time call reads; a second call of
+    one tool waits for a later stage (predicate safety)."""
     pending = list(calls)
     stages: list[Stage] = []
     while pending:
         stage: list[Call] = []
         rest: list[Call] = []
         for call in pending:
-            needed = set(deps(call.tool))
+            needed = set(needs(call, deps, producers))
             if any(c.tool in needed for c in pending) or any(c.tool == call.tool for c in stage):
                 rest.append(call)
             else:
@@ -102,8 +127,8 @@ def build_stages(calls: list[Call], deps: Callable[[str], list[str]], *, first_i
     return stages
 
 
-def check_plan(plan: Plan, deps: Callable[[str], list[str]], params_of: Mapping[str, list[str]] | None = None
-               ) -> list[str]:
+def check_plan(plan: Plan, deps: Callable[[str], list[str]], params_of: Mapping[str, list[str]] | None = None,
+               producers: Mapping[str, str] | None = None, materialized: Iterable[str] = ()) -> list[str]:
     """Every violation of the four properties, as sentences (empty when the plan is sound)."""
     problems: list[str] = []
     seen: dict[str, int] = {}
@@ -117,7 +142,7 @@ def check_plan(plan: Plan, deps: Callable[[str], list[str]], params_of: Mapping[
             if call.tool in tools_here:
                 problems.append(f"predicate safety: {call} and {tools_here[call.tool]} share stage {stage.index}")
             tools_here[call.tool] = call
-            for dep in deps(call.tool):
+            for dep in needs(call, deps, producers):
                 if dep not in ran_before:
                     where = [s.index for s in plan.stages for c in s.calls if c.tool == dep]
                     if where:
@@ -125,6 +150,9 @@ def check_plan(plan: Plan, deps: Callable[[str], list[str]], params_of: Mapping[
                                         f"planned in stage {min(where)}")
                     else:
                         problems.append(f"completeness: {call} needs {dep}, which the plan never invokes")
+            for pred in call.sources:
+                if producers is not None and pred not in set(materialized) and producers.get(pred) is None:
+                    problems.append(f"dependency ordering: {call} reads {pred!r}, which no earlier step materializes")
         ran_before |= set(tools_here)
     if params_of is not None:
         for call in plan.calls:

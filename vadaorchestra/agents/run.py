@@ -28,6 +28,11 @@ class AskResult:
     tokens: dict[str, Any] = field(default_factory=dict)
     calls: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def verified(self) -> bool:
+        """The Verifier accepted the answer; False when the run ended with "could not answer: ..." (exit code 2)."""
+        return self.ctx.verified is not False
+
 
 async def ask(
     question: str,

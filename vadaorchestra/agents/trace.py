@@ -36,18 +36,51 @@ class Step:
 
 
 def invocation_rule(tool: str, params: dict[str, Any], output: str, columns: list[str],
-                    param_columns: dict[str, str]) -> str:
-    """``output(args) :- tool(args).`` with the parameter columns bound to the call's values."""
+                    param_columns: dict[str, str], sources: dict[str, list[str]] | None = None) -> str:
+    """``output(args) :- tool(args).`` with the parameter columns bound to the call's values.
+
+    A set-at-a-time call (a parameter given as ``{"each": "pred.column", "where": {...}}``) joins with its source:
+    ``ultimate_controller(Borrower, Controller) :- exposure("Bank Gamma", Borrower, _),
+    get_ultimate_controller(Borrower, Controller).`` (``sources`` gives the source predicate's columns).
+    """
+    used: set[str] = set()
+    bound: dict[str, str] = {}
+    join = ""
+    each = {p: v for p, v in params.items() if isinstance(v, dict)}
+    if each:
+        pred = next(iter(each.values()))["each"].split(".")[0]
+        src_cols = list((sources or {}).get(pred, []))
+        terms = ["_"] * len(src_cols)
+        for p, form in each.items():
+            col = form["each"].split(".")[1]
+            var = _var(col, len(used), used)
+            bound[p] = var
+            if col in src_cols:
+                terms[src_cols.index(col)] = var
+            for c, v in (form.get("where") or {}).items():
+                if c in src_cols:
+                    terms[src_cols.index(c)] = format_const(v)
+        join = f"{pred}({', '.join(terms)}), "
     args = []
     for i, col in enumerate(columns):
         p = param_columns.get(col)
-        if p is not None and p in params:
+        if p is not None and p in bound:
+            args.append(bound[p])
+        elif p is not None and p in params:
             args.append(format_const(params[p]))
         else:
-            name = re.sub(r"\W", "_", col)
-            args.append(name[:1].upper() + name[1:] if name and name[0].isalpha() else f"V{i}")
+            args.append(_var(col, i, used))
     text = ", ".join(args)
-    return f"{output}({text}) :- {tool}({text})."
+    return f"{output}({text}) :- {join}{tool}({text})."
+
+
+def _var(col: str, i: int, used: set[str]) -> str:
+    name = re.sub(r"\W", "_", col)
+    name = name[:1].upper() + name[1:] if name and name[0].isalpha() else f"V{i}"
+    while name in used:
+        name += "_"
+    used.add(name)
+    return name
 
 
 class TraceWriter:

@@ -94,6 +94,7 @@ def _known(name: str, strings: set[str], question: str) -> bool:
 def check_answer(answer: str, ctx: RunContext) -> list[str]:
     """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
     numbers, strings = _facts_values(ctx)
+    numbers += [float(v.cardinality) for v in ctx.predicates.values()]  # how many facts: what coverage statements cite
     problems = []
     # digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers
     masked = answer
@@ -125,4 +126,158 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
             for name in names:
                 if name and _ENTITY.fullmatch(name) and not _known(name, lowered, question):
                     problems.append(f"the entity {name!r} is not in any derived fact")
+    return problems
+
+
+# --- does the answer answer the question, and on what does it rest ------------------------------------------------
+_ABSENCE = re.compile(r"\b(?:no|none|not any|nothing)\b[^.\n]*\b(?:exceed\w*|breach\w*|above|over|pass\w*)\b", re.I)
+_QUALIFIED = re.compile(r"\bchecked for [\d,]+ of [\d,]+|\bnone of those\b|\bamong (?:the|those) [\d,]+", re.I)
+_HOW_MANY = re.compile(r"\bhow many\s+([a-z]+)", re.I)
+_TOTAL = re.compile(r"\b(?:total|sum|how much|combined)\b", re.I)
+_SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|part)\b|\bshare of\b|"
+                    r"\bpercent(?:age)? of\b|\bproportion of\b", re.I)
+
+
+def _program(text: str) -> A.Program | None:
+    try:
+        return parse(text, "<program>")
+    except VadaError:
+        return None
+
+
+def partial_predicates(ctx: RunContext) -> dict[str, str]:
+    """Predicates computed for only some of the values they range over, with the reason in words.
+
+    A tool output is partial when a later iteration invoked its tool with constants (an expansion of the top facts:
+    ``get_shareholders("DeepLogic Ltd")``) rather than set-at-a-time over a whole column; a synthesized predicate is
+    partial when a rule of its program reads a partial predicate.
+    """
+    out: dict[str, str] = {}
+    later: dict[str, set[str]] = {}
+    for stage in ctx.plan.stages:
+        for call in stage.calls:
+            if stage.iteration > 0 and call.params and not call.sources:
+                later.setdefault(call.tool, set()).update(str(v) for v in call.params.values())
+    for view in ctx.predicates.values():
+        if view.tool in later:
+            out[view.name] = f"{view.name} was computed for {len(later[view.tool])} value(s) only " \
+                             f"({', '.join(sorted(later[view.tool])[:5])})"
+    for s in ctx.synthesized:
+        prog = _program(s.program)
+        if prog is None:
+            continue
+        for rule in prog.rules:
+            read = [lit.pred for lit in rule.body if isinstance(lit, A.Atom) and lit.pred in out]
+            if read:
+                for h in rule.head:
+                    out.setdefault(h.pred, f"{h.pred} reads {read[0]}: {out[read[0]]}")
+    return out
+
+
+def check_coverage(answer: str, ctx: RunContext) -> list[str]:
+    """An absence claim ("no single borrower exceeds the limit", "no group breaches it") must rest on a threshold
+    check that found nothing and was computed over the whole predicate; a claim about a subset must say so
+    ("checked for 3 of 2,006 ...")."""
+    problems = []
+    partial = partial_predicates(ctx)
+    empty_checks = [s.output for s in ctx.synthesized if s.purpose.lower().startswith("threshold check")
+                    and (v := ctx.predicates.get(s.output)) is not None and v.cardinality == 0]
+    for m in _ABSENCE.finditer(answer):
+        sentence = m.group(0)
+        line = next((ln for ln in answer.splitlines() if sentence in ln), sentence)
+        if _QUALIFIED.search(line):
+            continue
+        if not empty_checks:
+            problems.append(f"the answer claims an absence ({sentence.strip()!r}) that no threshold check computed: "
+                            f"facts retrieved by top-k cannot show that nothing exceeds a limit")
+        elif all(p in partial for p in empty_checks):
+            problems.append(f"the answer claims an absence ({sentence.strip()!r}) over a subset: "
+                            f"{partial[empty_checks[0]]}; say how many were checked")
+    return problems
+
+
+def _words(text: str) -> set[str]:
+    from vadaorchestra.agents.offline import stem
+
+    return {stem(w) for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
+
+
+def _aggregates(ctx: RunContext) -> list[tuple[str, str, set[str]]]:
+    """(function, output predicate, words naming what it aggregates) of every synthesized aggregate: the aggregated
+    variable's column and predicate, and the words of the tool that produced that predicate."""
+    out = []
+    for s in ctx.synthesized:
+        prog = _program(s.program)
+        if prog is None:
+            continue
+        for rule in prog.rules:
+            agg = next((lit for lit in rule.body if isinstance(lit, A.Assignment)
+                        and isinstance(lit.value, A.Aggregate)), None)
+            if agg is None:
+                continue
+            names = {v.name for v in A.expr_vars(agg.value.expr)} if agg.value.expr is not None else set()
+            words: set[str] = set()
+            for lit in rule.body:
+                if not isinstance(lit, A.Atom):
+                    continue
+                view = ctx.predicates.get(lit.pred)
+                cols = view.columns if view is not None else []
+                for i, t in enumerate(lit.args):
+                    if isinstance(t, A.Var) and t.name in names:
+                        words |= _words(cols[i] if i < len(cols) else "") | _words(lit.pred)
+                        tool = ctx.tools.get(view.tool or "") if view is not None else None
+                        if tool:
+                            words |= _words(tool["name"]) | _words(tool.get("description", ""))
+            out.append((agg.value.func, rule.head[0].pred, words))
+    return out
+
+
+def _used_constants(ctx: RunContext) -> set[str]:
+    used: set[str] = set()
+    for call in ctx.executed.values():
+        for v in call.params.values():
+            if isinstance(v, dict):
+                used |= {str(x).lower() for x in (v.get("where") or {}).values()}
+            else:
+                used.add(str(v).lower())
+    for s in ctx.synthesized:
+        prog = _program(s.program)
+        for rule in prog.rules if prog is not None else []:
+            for lit in rule.body:
+                args = lit.args if isinstance(lit, A.Atom) else lit.atom.args if isinstance(lit, A.Negation) else ()
+                used |= {str(t.value).lower() for t in args if isinstance(t, A.Const)}
+                if isinstance(lit, A.Comparison | A.Assignment):
+                    exprs = (lit.left, lit.right) if isinstance(lit, A.Comparison) else (lit.value,)
+                    used |= {str(e.value).lower() for e in exprs if isinstance(e, A.Const)}
+    return used
+
+
+def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None) -> list[str]:
+    """Does the answer answer *this* question: every entity the question names (``linked``: the values
+    ``lookup_values`` found in it) is used by the computation or named in the answer; "how many X" rests on a count
+    of X; "total ..." on a sum; "what share of ..." on a computed ratio."""
+    problems = []
+    text = answer.lower()
+    used = _used_constants(ctx)
+    for value in dict.fromkeys(linked or []):
+        v = str(value).lower()
+        if v not in used and v not in text:
+            problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
+                            f"filter) and the answer does not mention")
+    aggs = _aggregates(ctx)
+    if m := _HOW_MANY.search(ctx.question):
+        noun = _words(m.group(1))
+        counts = [a for a in aggs if a[0] in ("count", "mcount")]
+        if not counts:
+            problems.append(f"the question asks how many {m.group(1)}, and no count was computed")
+        elif not any(noun & words for _f, _p, words in counts):
+            problems.append(f"the question asks how many {m.group(1)}, but the count computed counts something "
+                            f"else ({', '.join(p for _f, p, _w in counts)})")
+    elif _TOTAL.search(ctx.question) and not _SHARE.search(ctx.question):
+        if not any(f in ("sum", "msum") for f, _p, _w in aggs):
+            problems.append("the question asks for a total, and no sum was computed")
+    if _SHARE.search(ctx.question) and not re.search(r"\bshareholders?\b", ctx.question, re.I):
+        ratios = [s for s in ctx.synthesized if re.search(r"=[^.:]*/", s.program)]
+        if not ratios:
+            problems.append("the question asks for a share, and no ratio was computed")
     return problems

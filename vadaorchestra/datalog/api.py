@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.foreach import substitute_params
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.validator import ANNOTATIONS, Analysis, Bind, PredInfo, analyze, resolve_bind
 from vadaorchestra.errors import VadaError, ValidationError
@@ -48,53 +49,7 @@ def bind_params(program: A.Program, params: Mapping[str, Any]) -> A.Program:
         if declared and typ is None:
             raise ValidationError(f"unknown parameter {name!r}; the program declares: {', '.join(sorted(declared))}")
         values[name] = A.Const(_coerce(name, value, typ))
-
-    def term(t):
-        if isinstance(t, A.Param) and t.name in values:
-            return A.Const(values[t.name].value, t.span)
-        return t
-
-    def expr(e):
-        match e:
-            case A.Param():
-                return term(e)
-            case A.BinOp(op=op, left=left, right=right, span=span):
-                return A.BinOp(op, expr(left), expr(right), span)
-            case A.Neg(operand=operand, span=span):
-                return A.Neg(expr(operand), span)
-            case A.Call(func=func, args=args, span=span):
-                return A.Call(func, tuple(expr(a) for a in args), span)
-            case A.Aggregate(func=func, expr=inner, contributors=c, span=span):
-                return A.Aggregate(func, None if inner is None else expr(inner), c, span)
-        return e
-
-    def atom(a: A.Atom) -> A.Atom:
-        return A.Atom(a.pred, tuple(term(t) for t in a.args), a.span)
-
-    def literal(lit):
-        match lit:
-            case A.Atom():
-                return atom(lit)
-            case A.Negation(atom=at, span=span):
-                return A.Negation(atom(at), span)
-            case A.Comparison(op=op, left=left, right=right, span=span):
-                return A.Comparison(op, expr(left), expr(right), span)
-            case A.Assignment(var=var, value=value, span=span):
-                return A.Assignment(var, expr(value), span)
-        return lit
-
-    out = []
-    for s in program.statements:
-        match s:
-            case A.Fact(atom=at, span=span):
-                out.append(A.Fact(atom(at), span))
-            case A.Rule(head=head, body=body, arrow=arrow, span=span):
-                out.append(A.Rule(tuple(atom(h) for h in head), tuple(literal(b) for b in body), arrow, span))
-            case A.Constraint(body=body, span=span):
-                out.append(A.Constraint(tuple(literal(b) for b in body), span))
-            case _:
-                out.append(s)
-    return A.Program(tuple(out), program.source, program.text)
+    return substitute_params(program, lambda p: A.Const(values[p.name].value, p.span) if p.name in values else None)
 
 
 def _coerce(name: str, value: Any, typ: str | None):

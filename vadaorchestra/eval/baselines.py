@@ -128,6 +128,9 @@ class VadaOrchestra(_Served):
                  "iterations": result.ctx.iteration}
         if isinstance(result.tokens, dict) and self.model_client is not None:
             extra["tokens"] = result.tokens.get("totals")
+        extra["verified"] = result.ctx.verified
+        if result.ctx.verified is False:  # "could not answer": no values, whatever the refused answer said
+            return Prediction(result.answer, [], "could not answer", extra)
         values = getattr(result.ctx, "answer_values", None)
         if values is not None:
             return Prediction(result.answer, list(values), "answer_values", extra)

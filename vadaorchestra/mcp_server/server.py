@@ -45,6 +45,8 @@ Pred = Annotated[str, Field(description="Name of a materialized predicate, e.g. 
 Attr = Annotated[str, Field(description="Attribute (column) name of the predicate, as its schema lists it")]
 Program = Annotated[str, Field(description="Rules in the Vadalog dialect, e.g. "
                                            "big(B, A) :- exposure(_, B, A), A > 1000000.")]
+EACH_FORM = ('{"each": "predicate.column"} with an optional "where": {"column": value} on that predicate, e.g. '
+             '{"each": "exposure.borrower", "where": {"bank": "Bank Gamma"}}')
 READ_ONLY = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 
@@ -199,7 +201,11 @@ def _tool_doc(spec: ToolSpec) -> str:
     cols = ", ".join(f"{c} ({t})" for c, t in zip(spec.columns, spec.types, strict=True))
     deps = f" Needs the outputs of: {', '.join(spec.deps)} (call them first)." if spec.deps else ""
     return (f"{spec.description}\n\nMaterializes predicate {spec.output}({cols}) in the workspace, adding to what "
-            f"earlier calls put there.{deps}")
+            f"earlier calls put there.{deps}{_EACH_DOC if spec.params else ''}")
+
+
+_EACH_DOC = (" Set-at-a-time: give a parameter as " + EACH_FORM + " and the tool runs once for every value of that "
+             "column (one call and one evaluation, not one call per value); its output holds the facts of all of them.")
 
 
 def _catalog_tool(sessions: Sessions, spec: ToolSpec) -> Callable[..., Any]:
@@ -212,7 +218,9 @@ def _catalog_tool(sessions: Sessions, spec: ToolSpec) -> Callable[..., Any]:
     parameters = [inspect.Parameter("vo_context__", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
     annotations: dict[str, Any] = {"vo_context__": Context, "return": dict[str, Any]}
     for p in spec.params:
-        typ = Annotated[PY_TYPES[p.type], Field(description=p.description, strict=p.type != "float")]
+        scalar = Annotated[PY_TYPES[p.type], Field(strict=p.type != "float")]
+        typ = Annotated[scalar | dict[str, Any], Field(description=f"{p.description}; or, to run the tool for every "
+                                                                   f"row of a predicate, {EACH_FORM}")]
         parameters.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=typ))
         annotations[p.name] = typ
     invoke.__signature__ = inspect.Signature(parameters, return_annotation=dict[str, Any])  # type: ignore[attr-defined]

@@ -27,7 +27,8 @@ from typing import Any
 import duckdb
 
 from vadaorchestra.datalog import ast as A
-from vadaorchestra.datalog.api import body_predicates, database_schemas, format_value, run, validate
+from vadaorchestra.datalog.api import bind_params, body_predicates, database_schemas, format_value, run, validate
+from vadaorchestra.datalog.foreach import bind_each
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.datalog.types import fits
@@ -156,13 +157,23 @@ class Workspace:
 
     # --- reasoning tools ----------------------------------------------------------------------------------------------
     def invoke(self, tool: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Run a catalog tool with ``params`` and add its output facts to the output predicate."""
+        """Run a catalog tool with ``params`` and add its output facts to the output predicate.
+
+        A parameter given as ``{"each": "exposure.borrower", "where": {"bank": "Bank Gamma"}}`` is bound to a column
+        of a materialized predicate instead of a constant: the tool's program runs once for every row of that
+        predicate that matches ``where`` (equalities on its columns), as one evaluation on the engine (set-at-a-time).
+        """
         start = time.perf_counter()
         spec = self.catalog.tools.get(tool)
         if spec is None:
             raise WorkspaceError(f"unknown tool {tool!r}; tools: {', '.join(self.catalog.tools)}")
-        params = dict(params or {})
-        self._check_params(spec, params)
+        given = dict(params or {})
+        self._check_params(spec, given)
+        params = {k: v for k, v in given.items() if not isinstance(v, Mapping)}
+        for_each, where = _each_form(spec, {k: v for k, v in given.items() if isinstance(v, Mapping)})
+        program, source = spec.program, None
+        if for_each:
+            source, each = self._each_source(spec, for_each, where)
         with self._locked([spec.output]), self._cursor() as cur:
             present = set(self.predicates())
             for dep in spec.deps:
@@ -170,20 +181,61 @@ class Workspace:
                 if out not in present:
                     raise WorkspaceError(f"tool {spec.name!r} reads {out!r}, the output of tool {dep!r}, which has not "
                                          f"run in this session: call {dep} first")
+            if source is not None:
+                program = bind_each(bind_params(program, params), each, source, output=spec.output)
+                keys = cur.execute(
+                    f"SELECT count(*) FROM (SELECT DISTINCT {', '.join(quote_ident(c) for c in dict.fromkeys(r.split('.')[1] for r in for_each.values()))}"
+                    f" FROM main.{quote_ident(source.pred)}{self._where_sql(where)})", list(where.values())
+                ).fetchone()[0]
             before = self._count(cur, spec.output) if spec.output in present else 0
-            result = run(spec.program, params=params, data_root=self.catalog.data_root, database=cur,
-                         outputs=[spec.output], materialize={spec.output: spec.output}, append=True,
+            result = run(program, params=None if source is not None else params, data_root=self.catalog.data_root,
+                         database=cur, outputs=[spec.output], materialize={spec.output: spec.output}, append=True,
                          limit=self.preview, engine=self.engine, max_rounds=self.max_rounds,
                          engine_options=self.engine_options)
             total = self._count(cur, spec.output)
-            self._record("tool", spec.name, params, (spec.output,), result.counts[spec.output])
+            self._record("tool", spec.name, given, (spec.output,), result.counts[spec.output])
             elapsed = (time.perf_counter() - start) * 1000
             rows = result.rows(spec.output)
-            return {"status": "ok", "tool": spec.name, "params": params, "output_predicate": spec.output,
+            extra = {"bound_values": keys} if source is not None else {}
+            return {"status": "ok", "tool": spec.name, "params": given, **extra, "output_predicate": spec.output,
                     "facts": result.counts[spec.output], "new_facts": total - before, "cardinality": total,
                     "schema": spec.schema, "preview": _records(spec.columns, rows),
                     "truncated": result.counts[spec.output] > len(rows), "engine": result.engine,
                     "elapsed_ms": round(elapsed, 2)}
+
+    def _each_source(self, spec: ToolSpec, for_each: Mapping[str, str],
+                     where: Mapping[str, Any]) -> tuple[A.Atom, dict[str, str]]:
+        """The source atom of a set-at-a-time call (``exposure("Bank Gamma", Borrower, _)``) and the variable of
+        each bound parameter; every name is checked against the catalog and the workspace."""
+        declared = {p.name: p for p in spec.params}
+        preds = {ref.split(".")[0] for ref in for_each.values()}
+        if len(preds) != 1:
+            raise WorkspaceError(f"tool {spec.name!r}: parameters given as \"each\" must name columns of one "
+                                 f"predicate, got {', '.join(sorted(preds))}")
+        pred = preds.pop()
+        if pred not in self.predicates():
+            raise WorkspaceError(f"tool {spec.name!r}: \"each\" reads {pred!r}, which is not a materialized predicate "
+                                 f"of this session (materialized: {_names(self.predicates())})")
+        cols, types = self._schema(pred)
+        terms: list[A.Term] = [A.Var("_")] * len(cols)
+        each = {}
+        for name, ref in for_each.items():
+            i = self._column(pred, cols, ref.split(".")[1], "column")
+            want = declared[name].type
+            if not (types[i] == want or (want == "float" and types[i] == "int")):
+                raise WorkspaceError(f"tool {spec.name!r}: parameter {name!r} is a {want}, but {ref} is a {types[i]}")
+            var = f"C{i}_" + "".join(ch for ch in cols[i].title() if ch.isalnum())
+            terms[i], each[name] = A.Var(var), var
+        for col, value in where.items():
+            i = self._column(pred, cols, col, "column")
+            if isinstance(terms[i], A.Var) and not terms[i].anonymous:
+                raise WorkspaceError(f"tool {spec.name!r}: column {col!r} of {pred!r} is both bound by \"each\" and "
+                                     f"filtered by \"where\"")
+            terms[i] = A.Const(_typed(value, types[i], f"tool {spec.name!r}: where[{col!r}]"))
+        return A.Atom(pred, tuple(terms)), each
+
+    def _where_sql(self, where: Mapping[str, Any]) -> str:
+        return (" WHERE " + " AND ".join(f"{quote_ident(c)} = ?" for c in where)) if where else ""
 
     @staticmethod
     def _check_params(spec: ToolSpec, params: Mapping[str, Any]) -> None:
@@ -194,7 +246,8 @@ class Workspace:
         problems += [f"missing parameter {p.name!r} ({p.type}: {p.description})" for p in missing]
         if problems:
             sig = ", ".join(f"{p.name}: {p.type}" for p in spec.params) or "no parameters"
-            raise WorkspaceError(f"tool {spec.name!r}: {'; '.join(problems)}. It takes {sig}.")
+            raise WorkspaceError(f"tool {spec.name!r}: {'; '.join(problems)}. It takes {sig}"
+                                 f"{EACH_HINT if spec.params else ''}.")
 
     def _record(self, kind: str, name: str, params, preds, facts: int, text: str | None = None) -> None:
         with self._guard:
@@ -431,6 +484,32 @@ def _json(value: Any) -> Any:
 
 def _records(cols, rows) -> list[dict[str, Any]]:
     return [{c: _json(v) for c, v in zip(cols, r, strict=False)} for r in rows]
+
+
+EACH_HINT = ' (each also as {"each": "predicate.column", "where": {...}}, to run for every row of a predicate)'
+
+
+def _each_form(spec: ToolSpec, given: Mapping[str, Mapping]) -> tuple[dict[str, str], dict[str, Any]]:
+    """The set-at-a-time parameters ({param: "pred.column"}) and the one ``where`` they share, checked."""
+    for_each: dict[str, str] = {}
+    where: dict[str, Any] = {}
+    for name, form in given.items():
+        extra = sorted(set(form) - {"each", "where"})
+        ref = form.get("each")
+        if extra or not isinstance(ref, str) or ref.count(".") != 1 or not all(ref.split(".")):
+            raise WorkspaceError(f"tool {spec.name!r}: parameter {name!r} given as an object must be "
+                                 f'{{"each": "predicate.column"}} with an optional "where": {{"column": value}}, '
+                                 f"got {dict(form)!r}")
+        w = form.get("where") or {}
+        if not isinstance(w, Mapping) or not all(isinstance(v, str | int | float | bool) for v in w.values()):
+            raise WorkspaceError(f"tool {spec.name!r}: \"where\" of parameter {name!r} must map columns to values, "
+                                 f"got {w!r}")
+        for col, value in w.items():
+            if col in where and where[col] != value:
+                raise WorkspaceError(f"tool {spec.name!r}: the \"where\" of two parameters disagree on {col!r}")
+            where[col] = value
+        for_each[name] = ref
+    return for_each, where
 
 
 def _typed(value: Any, typ: str, what: str) -> Any:
