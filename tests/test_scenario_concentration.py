@@ -209,7 +209,8 @@ def test_the_offline_run_finds_the_synthetix_breach(gamma_run):
     assert "DeepLogic Ltd: 13.1M (16.375 %)" in answer and "NeuralLinker SpA: 11.5M (14.375 %)" in answer
     assert "no single borrower exceeds" in answer
     assert "Synthetix Global Fund" in answer and "24.6M" in answer and "30.75 %" in answer
-    assert "unverified" not in answer
+    assert "unverified" not in answer and result.verified
+    assert "every borrower of exposure: 2,006 of 2,006" in answer  # the group check covers every borrower
     chosen = {c.tool for c in result.ctx.plan.stages[0].calls + result.ctx.plan.stages[1].calls if c.level == "high"}
     assert chosen == {"get_bank_info", "get_bank_exposures"}
 
@@ -239,6 +240,23 @@ def test_the_trace_has_the_shape_of_the_papers_figure_2(gamma_run):
     checks = [s for s in last if "threshold check" in s.note]
     assert checks and checks[-1].hashes["exposure_by_controller_over_limit"][0] == 1
     assert all(s.hashes for s in steps)
+
+
+def test_bank_novas_breach_by_many_mid_sized_borrowers_is_found_and_its_trace_replays(data, tmp_path):
+    run = _load("concentration_risk_run_nova", SCENARIO / "run.py")
+    _default, questions = run.load_questions()
+    question = questions["many-mid-sized"]["text"]
+    result = ask_sync(question, catalog=CATALOG, data=data, trace=tmp_path / "trace.dl")
+    assert result.verified, result.answer
+    assert "no single borrower exceeds" in result.answer
+    assert "Castellan Holding" in result.answer and "38.5M = 32.083 %" in result.answer
+    members = result.ctx.predicates["exposure_by_controller_members"]
+    assert members.cardinality == 12 and all(f["amount"] < 6_000_000 for f in members.facts)
+    # none of the twelve is among the bank's three largest exposures: a top-k expansion would have missed them
+    top = sorted(result.ctx.predicates["exposure"].facts, key=lambda f: -f["amount"])[:3]
+    assert not {f["borrower"] for f in top} & {f["borrower"] for f in members.facts}
+    report = replay(tmp_path / "trace.dl")
+    assert report.ok and report.hashes_checked == report.steps
 
 
 def test_the_trace_replays(gamma_run):

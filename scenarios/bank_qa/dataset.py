@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import csv
 import importlib.util
 import sys
 from pathlib import Path
@@ -56,8 +55,6 @@ def ensure() -> bool:
 
 def facts() -> list[str]:
     """Every triple of the knowledge graph as a sentence, in file and row order."""
-    out = []
-    for file, sentence in SENTENCES.items():
-        with (DATA / file).open(newline="", encoding="utf-8") as fh:
-            out += [sentence.format(**row) for row in csv.DictReader(fh)]
-    return out
+    from vadaorchestra.eval.datasets import verbalize
+
+    return verbalize(DATA, SENTENCES)

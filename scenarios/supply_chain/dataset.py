@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import importlib.util
-import sys
 from pathlib import Path
+
+from vadaorchestra.eval.datasets import generate_missing, verbalize
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -22,19 +21,8 @@ SENTENCES = {
 
 
 def ensure() -> bool:
-    if all((DATA / f).is_file() for f in [*SENTENCES, "questions.jsonl"]):
-        return False
-    spec = importlib.util.spec_from_file_location("supply_chain_generate", HERE / "generate.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    module.write(HERE)
-    return True
+    return generate_missing(HERE / "generate.py", [DATA / f for f in [*SENTENCES, "questions.jsonl"]], HERE)
 
 
 def facts() -> list[str]:
-    out = []
-    for file, sentence in SENTENCES.items():
-        with (DATA / file).open(encoding="utf-8", newline="") as fh:
-            out += [sentence.format(**row) for row in csv.DictReader(fh)]
-    return out
+    return verbalize(DATA, SENTENCES)

@@ -7,8 +7,6 @@ prompts carry over to a catalog they were not written with (``vadaorchestra eval
 
 from __future__ import annotations
 
-import csv
-import json
 import random
 from collections import defaultdict
 from pathlib import Path
@@ -78,15 +76,9 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
 def write(folder: Path, seed: int = 11) -> None:
     data = generate(seed)
-    (folder / "data").mkdir(parents=True, exist_ok=True)
-    for name, rows in data.items():
-        with (folder / "data" / f"{name}.csv").open("w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
-            w.writerow(HEADERS[name])
-            w.writerows(rows)
-    with (folder / "data" / "questions.jsonl").open("w", encoding="utf-8") as fh:
-        for q in questions(data):
-            fh.write(json.dumps(q) + "\n")
+    from vadaorchestra.eval.datasets import write_tables
+
+    write_tables(folder, data, HEADERS, questions(data))
 
 
 if __name__ == "__main__":

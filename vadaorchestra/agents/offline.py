@@ -29,7 +29,7 @@ of on or our over per so than that the their them then there these this those to
 which while who whom whose why will with would you your any all some each get give list show tell me raise""".split())
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
-BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size")
+BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size", "assets", "aum")
 
 
 def _asks_for_count(question: str) -> bool:
@@ -59,6 +59,15 @@ def _answer_column(question: str, columns: list[str]) -> str | None:
             if any(_match(noun, t) for t in terms(c)):
                 return c
     return columns[0] if columns else None
+
+
+def _asks_for_share(question: str) -> bool:
+    return bool(re.search(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|part)\b|\bshare of\b",
+                          question, re.I)) and not re.search(r"\bshareholders?\b", question, re.I)
+
+
+def _asks_for_total(question: str) -> bool:
+    return bool(re.search(r"\b(?:total|sum|how much|combined)\b", question, re.I))
 
 
 def _asks_for_list(question: str) -> bool:
@@ -97,7 +106,16 @@ def _tokens(column: str) -> set[str]:
 
 
 def _match(a: str, b: str) -> bool:
-    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+    """Equal, or one a prefix of the other with a short ending left ("lend"/"lending", "control"/"controller",
+    "own"/"owner"), not a compound ("part"/"partnership")."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if not long.startswith(short):
+        return False
+    if len(short) >= 4:
+        return len(long) - len(short) <= 3
+    return len(short) == 3 and long[3:] in ("er", "ers", "ed", "ing")  # "own"/"owner", "buy"/"buyer"
 
 
 def _var(col: str, taken: set[str]) -> str:
@@ -134,6 +152,7 @@ class Measure:
     key: str | None  # parameter column shared with the reference
     entity: str
     amount: str
+    rows: bool = False  # several facts per entity (a security per row): the amount is summed per entity first
 
 
 @dataclass
@@ -142,6 +161,7 @@ class Reference:
     key: str
     limit: str
     base: str | None
+    ratio: bool = False  # the limit is a ratio of the base (0.10), not an amount
 
 
 @dataclass
@@ -155,6 +175,7 @@ class OfflinePolicy:
     ranked: list[str] = field(default_factory=list)  # selected tools, best score first
     candidates: list[str] = field(default_factory=list)  # tools whose words match the question, best first
     chain: Call | None = None  # the first hop of a two-hop question
+    focus: tuple[str, str, str] | None = None  # (predicate, column, what it is) of a focused question's answer
     hops: dict[str, str] = field(default_factory=dict)  # second-hop tool -> its parameter, once planned
 
     # --- selection -------------------------------------------------------------------------------------------------
@@ -257,9 +278,14 @@ class OfflinePolicy:
                 continue
             ents = [c for c in v.typed("string") if c not in v.param_columns]
             nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
+            key = next(iter(v.param_columns), None)
             if len(ents) == 1 and len(nums) == 1:
-                key = next(iter(v.param_columns), None)
                 out.append(Measure(v, key, ents[0], nums[0]))
+            elif len(ents) > 1 and len(nums) == 1 and (noun := _noun(ctx.question)) is not None:
+                # the entity the question asks about ("Which issuers exceed ..."), its amounts summed over the rows
+                named = [c for c in ents if any(_match(noun, t) for t in terms(c))]
+                if len(named) == 1:
+                    out.append(Measure(v, key, named[0], nums[0], rows=True))
         return sorted(out, key=lambda m: -m.view.cardinality)
 
     def _reference(self, ctx: RunContext, m: Measure) -> Reference | None:
@@ -272,9 +298,14 @@ class OfflinePolicy:
             limits = [c for c in nums if _tokens(c) & set(LIMIT_WORDS)]
             # an amount to compare with, not a percentage of something
             limit = next((c for c in limits if not _tokens(c) & set(RATIO_WORDS)), None)
+            base = next((c for c in nums if c != limit and _tokens(c) & set(BASE_WORDS)), None)
+            if limit is None and base is not None:
+                # a limit given as a ratio of the base (max_issuer_share 0.10 of net_assets)
+                ratio = next((c for c in limits if c != base and _tokens(c) & set(RATIO_WORDS)), None)
+                if ratio is not None and not _tokens(ratio) & {"pct", "percent", "percentage"}:
+                    return Reference(v, m.key, ratio, base, ratio=True)
             if limit is None:
                 continue
-            base = next((c for c in nums if c != limit and _tokens(c) & set(BASE_WORDS)), None)
             return Reference(v, m.key, limit, base)
         return None
 
@@ -296,8 +327,13 @@ class OfflinePolicy:
         n = len(cols)
         maps += (f' @mapping("{share}", {n}, "{ref.limit}", "float").'
                  f' @mapping("{share}", {n + 1}, "share_pct", "float").')
+        limit_expr = ""
+        if ref.ratio:  # the limit amount is the ratio times the base
+            ratio, lim = lim, _var(f"{ref.limit}_amount", taken)
+            limit_expr = f"{lim} = {ratio} * {base}, "
+            maps = maps.replace(f'"{ref.limit}", "float")', f'"{ref.limit}_amount", "float")')
         share_rule = (f'{share}({", ".join(head_vars)}, {lim}, Pct) :- {source}({", ".join(head_vars)}), '
-                      f'{ref_atom}, Pct = {amount_var} / {denominator} * 100.')
+                      f'{ref_atom}, {limit_expr}Pct = {amount_var} / {denominator} * 100.')
         maps_over = maps.replace(f'"{share}"', f'"{over}"')
         over_rule = (f'{over}({", ".join(head_vars)}, {lim}, Pct) :- {share}({", ".join(head_vars)}, {lim}, Pct), '
                      f'{amount_var} > {lim}.')
@@ -313,6 +349,9 @@ class OfflinePolicy:
     async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
         if self.chain is not None:
             return self._join(ctx)
+        focused = await self._focused(ctx, probe)
+        if focused is not None:
+            return focused
         out: list[RuleProposal] = self._counts(ctx) if _asks_for_count(ctx.question) else []
         for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else []):
             ref = self._reference(ctx, m)
@@ -329,8 +368,16 @@ class OfflinePolicy:
                 if len(m.view.columns) != 3 or m.view.columns != [m.key, m.entity, m.amount]:
                     base = f"{m.view.name}_by_{m.entity}"
                     maps = " ".join(f'@mapping("{base}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
-                    out.append(RuleProposal(program=f'@output("{base}"). {maps}\n{base}({k}, {e}, {a}) :- {m_atom}.',
-                                            output=base, purpose=f"{m.amount} per {m.entity} of {m.view.name}"))
+                    if m.rows:  # every row named, so the sum ranges over the rows (equal amounts both count)
+                        row_taken = {k, e, a}
+                        every = {c: _var(c, row_taken) for c in m.view.columns}
+                        every.update({m.key: k, m.entity: e, m.amount: _var("row_" + m.amount, row_taken)})
+                        body = (f"{self._atom(m.view, every)}, {a} = sum({every[m.amount]})")
+                        what = f"{m.amount} summed per {m.entity} of {m.view.name}"
+                    else:
+                        body, what = m_atom, f"{m.amount} per {m.entity} of {m.view.name}"
+                    out.append(RuleProposal(program=f'@output("{base}"). {maps}\n{base}({k}, {e}, {a}) :- {body}.',
+                                            output=base, purpose=what))
                 out += self._check(base, cols, k, a, ref, m.view.name)
                 self.checks[m.view.name] = base
             for g in self._groupings(ctx, m):
@@ -359,6 +406,118 @@ class OfflinePolicy:
                             f'{name}_over_limit({k}, {grp}, _, _, _), {m_atom}, {g_atom}.',
                     output=members, purpose=f"members of the groups above the limit: each {m.entity} of {m.view.name} "
                                             f"in a group of {name}_over_limit"))
+        return out
+
+    async def _entities(self, ctx: RunContext, probe: Probe) -> list[str]:
+        """The data values the question names, for any string parameter of any tool (longest first, none inside
+        another)."""
+        found: list[str] = []
+        for tool, spec in ctx.tools.items():
+            for p in spec["parameters"]:
+                if p["type"] == "string":
+                    found += [str(h["value"]) for h in await probe.lookup(tool, p["name"], ctx.question)
+                              if h.get("exact") and str(h["value"]).lower() in ctx.question.lower()]
+        found = sorted(dict.fromkeys(found), key=len, reverse=True)
+        return [v for v in found if not any(v != o and v.lower() in o.lower() for o in found)]
+
+    async def _focused(self, ctx: RunContext, probe: Probe) -> list[RuleProposal] | None:
+        """A question about one entity *and* a second one in another column of its tool's output ("How many orders
+        did Acme Motors place with Emerald Plastics?", "What share of Aurora Growth Fund's net assets is invested in
+        Orion Energy?"): filter on the second entity, then count the asked thing, sum the asked measure, or divide
+        that sum by the reference's base amount."""
+        if "focused" in self.proposed or _asks_for_analysis(ctx.question):
+            return None
+        count, share = _asks_for_count(ctx.question), _asks_for_share(ctx.question)
+        total = _asks_for_total(ctx.question)
+        if not (count or share or total):
+            return None
+        entities = await self._entities(ctx, probe)
+        bound = {str(v).lower() for c in ctx.executed.values() for v in c.params.values() if not isinstance(v, dict)}
+        for v in [v for v in ctx.predicates.values() if v.origin == "high" and not v.each and v.param_columns]:
+            for e in (e for e in entities if e.lower() not in bound):
+                for col in (c for c in v.typed("string") if c not in v.param_columns):
+                    if await probe.matching(v.name, col, e) == 0:
+                        continue
+                    self.proposed.add("focused")
+                    return self._focus_rules(ctx, v, col, e, count=count, share=share)
+        return None
+
+    async def _focus_expansion(self, ctx: RunContext, probe: Probe) -> list[Call] | None:
+        """A focused question whose second entity is in none of the outputs yet, or an analysis question with no
+        measure to check: the other tools that take the value the question bound (the fund, the buyer), so that one
+        of their outputs can hold it. None when not such a question."""
+        if "focused" in self.proposed or "focus_expansion" in self.proposed:
+            return None
+        if _asks_for_analysis(ctx.question):
+            if self._measures(ctx):  # an analysis question with its measure at hand: the templates go on
+                return None
+        elif not (_asks_for_count(ctx.question) or _asks_for_share(ctx.question) or _asks_for_total(ctx.question)):
+            return None
+        self.proposed.add("focus_expansion")
+        bound = {str(v): v for c in ctx.executed.values() for v in c.params.values() if isinstance(v, str)}
+        calls = []
+        for tool, spec in ctx.tools.items():
+            if any(c.tool == tool for c in ctx.executed.values()) or len(spec["parameters"]) != 1:
+                continue
+            param = spec["parameters"][0]["name"]
+            for value in bound:
+                hits = await probe.lookup(tool, param, value)
+                if any(h.get("exact") and str(h["value"]).lower() == value.lower() for h in hits):
+                    calls.append(Call(tool=tool, params={param: bound[value]}, level="high"))
+                    break
+        return calls or None
+
+    def _focus_rules(self, ctx: RunContext, v: PredicateView, col: str, entity: str, *, count: bool,
+                     share: bool) -> list[RuleProposal]:
+        from vadaorchestra.datalog.printer import format_const
+
+        taken: set[str] = set()
+        names = {c: _var(c, taken) for c in v.columns}
+        names[col] = format_const(entity)
+        key = next(iter(v.param_columns))
+        atom = self._atom(v, names)
+        slug = re.sub(r"\W+", "_", entity.lower()).strip("_")
+        nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
+        words = terms(ctx.question)
+        if count:
+            counted = _answer_column(ctx.question, [c for c in v.typed("string") if c not in v.param_columns
+                                                    and c != col]) or v.columns[-1]
+            name = f"{v.name}_{slug}_count"
+            program = (f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
+                       f'@mapping("{name}", 1, "{counted}_count", "int").\n'
+                       f'{name}({names[key]}, N) :- {atom}, N = count({names[counted]}).')
+            self.focus = (name, f"{counted}_count", f"{counted} values of {v.name} with {col} {entity}")
+            return [RuleProposal(program=program, output=name,
+                                 purpose=f"counting: {counted} of {v.name} with {col} = {entity}")]
+        if not nums:
+            return []
+        measure = next((c for c in nums if terms(c) & words), nums[0])
+        name = f"{v.name}_{slug}_total"
+        total = _var("total", taken)
+        program = (f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
+                   f'@mapping("{name}", 1, "total_{measure}", "float").\n'
+                   f'{name}({names[key]}, {total}) :- {atom}, {total} = sum({names[measure]}).')
+        out = [RuleProposal(program=program, output=name,
+                            purpose=f"sum: {measure} of {v.name} with {col} = {entity}")]
+        self.focus = (name, f"total_{measure}", f"total {measure} of {v.name} with {col} {entity}")
+        if share:
+            ref = next(((r, c) for r in ctx.predicates.values() if r.origin == "high" and r is not v
+                        and key in r.param_columns for c in r.typed("int", "float")
+                        if c not in r.param_columns and (terms(c) & words or _tokens(c) & set(BASE_WORDS))), None)
+            if ref is None:
+                return out
+            r, base = ref
+            rn = {c: _var(c, taken) for c in r.columns}
+            rn[key] = names[key]
+            share_name = f"{name}_share"
+            program = (f'@output("{share_name}"). @mapping("{share_name}", 0, "{key}", "string"). '
+                       f'@mapping("{share_name}", 1, "share_of_{base}", "float").\n'
+                       f'{share_name}({names[key]}, S) :- {name}({names[key]}, {total}), {self._atom(r, rn)}, '
+                       f'S = {total} / {rn[base]}.')
+            out.append(RuleProposal(program=program, output=share_name,
+                                    purpose=f"share: {name} divided by the {base} of {r.name}"))
+            self.focus = (share_name, f"share_of_{base}", f"share of the {base} of {r.name}: {measure} of {v.name} "
+                                                          f"with {col} {entity}")
         return out
 
     def _counts(self, ctx: RunContext) -> list[RuleProposal]:
@@ -423,6 +582,8 @@ class OfflinePolicy:
         tool over the whole entity column (not the top few), so a group check sees every entity."""
         if self.chain is not None:
             return await self._second_hop(ctx, probe)
+        if (extra := await self._focus_expansion(ctx, probe)) is not None:
+            return extra
         calls: list[Call] = []
         used = {c.tool for c in ctx.executed.values() if c.level == "high"}
         for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
@@ -452,9 +613,11 @@ class OfflinePolicy:
         preds = ctx.predicates
         if self.chain is not None:
             return self._chain_answer(ctx)
+        if self.focus is not None:
+            return self._focus_answer(ctx)
         for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
             base = self.checks.get(m.view.name)
-            share = preds.get(f"{base}_share") if base else None
+            share = preds.get(f"{m.view.name}_share") if base else None
             key_value = next((f.get(m.key) for f in m.view.facts if m.key), None)
             source = share if share is not None and share.facts else m.view
             top = sorted(source.facts, key=lambda f: -(f.get(m.amount) or 0))[: self.top_entities]
@@ -464,7 +627,12 @@ class OfflinePolicy:
                 parts.append(f"{f[m.entity]}: {fmt_number(f[m.amount])}{pct}")
             who = f" of {key_value}" if key_value else ""
             lines.append(f"largest {m.amount} values of {m.view.name}{who}: " + "; ".join(parts) + ".")
-            over = preds.get(f"{base}_over_limit") if base else None
+            over = preds.get(f"{m.view.name}_over_limit") if base else None
+            if _asks_for_list(ctx.question):  # "Which issuers exceed ...?", "Which issuer has the largest ...?"
+                if re.search(r"\b(?:exceed\w*|breach\w*|above|over)\b", ctx.question, re.I) and over is not None:
+                    ctx.answer_values = sorted({f[m.entity] for f in over.facts}, key=str)
+                elif top and re.search(r"\b(?:largest|biggest|highest|most)\b", ctx.question, re.I):
+                    ctx.answer_values = [top[0][m.entity]]
             if over is not None:
                 limit_col = next((c for c in over.columns if c not in (m.key, m.entity, m.amount, "share_pct")),
                                  None)
@@ -534,6 +702,20 @@ class OfflinePolicy:
                     lines.append(f"{v.name}: {shown}" if shown else f"{v.name}: no facts.")
             ctx.answer_values = values
         return "\n".join(lines) if lines else "no fact answers the question."
+
+    def _focus_answer(self, ctx: RunContext) -> str:
+        name, col, what = self.focus
+        view = ctx.predicates.get(name)
+        if view is None or not view.facts:
+            ctx.answer_values = [0] if col.endswith("_count") else []
+            return f"{what}: none." if col.endswith("_count") else f"{what}: no facts."
+        values = [f[col] for f in view.facts]
+        ctx.answer_values = values
+        key = view.columns[0]
+        shown = "; ".join(f"{f[key]}: " + (fmt_number(f[col]) if isinstance(f[col], float) and abs(f[col]) >= 1000
+                                            else f"{f[col]:.6g}" if isinstance(f[col], float) else str(f[col]))
+                          for f in view.facts)
+        return f"{what} ({name}): {shown}."
 
     # --- two-hop questions ------------------------------------------------------------------------------------------
     def _hop_view(self, ctx: RunContext, tool: str) -> PredicateView | None:

@@ -61,6 +61,12 @@ class Probe:
             self._lookups[key] = res.get("matches", [])
         return self._lookups[key]
 
+    async def matching(self, pred: str, attribute: str, value: Any) -> int:
+        """How many facts of ``pred`` have ``attribute`` equal to ``value``."""
+        res = await self.client.call("get_top_k", {"predicate": pred, "k": 1, "filter_attr": attribute,
+                                                   "filter_value": value})
+        return int(res.get("matching", 0))
+
     async def statistics(self, pred: str, attribute: str) -> dict[str, Any]:
         return await self.client.call("get_statistics", {"predicate": pred, "attribute": attribute})
 

@@ -148,15 +148,16 @@ def _program(text: str) -> A.Program | None:
 def partial_predicates(ctx: RunContext) -> dict[str, str]:
     """Predicates computed for only some of the values they range over, with the reason in words.
 
-    A tool output is partial when a later iteration invoked its tool with constants (an expansion of the top facts:
-    ``get_shareholders("DeepLogic Ltd")``) rather than set-at-a-time over a whole column; a synthesized predicate is
+    A tool output is partial when a later iteration invoked its tool with constants the question does not name (an
+    expansion of the top facts: ``get_shareholders("DeepLogic Ltd")``) rather than set-at-a-time over a whole column; a synthesized predicate is
     partial when a rule of its program reads a partial predicate.
     """
     out: dict[str, str] = {}
     later: dict[str, set[str]] = {}
     for stage in ctx.plan.stages:
         for call in stage.calls:
-            if stage.iteration > 0 and call.params and not call.sources:
+            named = all(isinstance(v, str) and v.lower() in ctx.question.lower() for v in call.params.values())
+            if stage.iteration > 0 and call.params and not call.sources and not named:
                 later.setdefault(call.tool, set()).update(str(v) for v in call.params.values())
     for view in ctx.predicates.values():
         if view.tool in later:
@@ -202,9 +203,9 @@ def _words(text: str) -> set[str]:
     return {stem(w) for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
 
 
-def _aggregates(ctx: RunContext) -> list[tuple[str, str, set[str]]]:
-    """(function, output predicate, words naming what it aggregates) of every synthesized aggregate: the aggregated
-    variable's column and predicate, and the words of the tool that produced that predicate."""
+def _aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str]]]:
+    """Every synthesized aggregate as (function, the predicate it reads, the aggregated column, the other
+    non-parameter columns of that predicate, the words of the tool that produced it)."""
     out = []
     for s in ctx.synthesized:
         prog = _program(s.program)
@@ -216,20 +217,37 @@ def _aggregates(ctx: RunContext) -> list[tuple[str, str, set[str]]]:
             if agg is None:
                 continue
             names = {v.name for v in A.expr_vars(agg.value.expr)} if agg.value.expr is not None else set()
-            words: set[str] = set()
+            found = False
             for lit in rule.body:
                 if not isinstance(lit, A.Atom):
                     continue
                 view = ctx.predicates.get(lit.pred)
                 cols = view.columns if view is not None else []
                 for i, t in enumerate(lit.args):
-                    if isinstance(t, A.Var) and t.name in names:
-                        words |= _words(cols[i] if i < len(cols) else "") | _words(lit.pred)
-                        tool = ctx.tools.get(view.tool or "") if view is not None else None
-                        if tool:
-                            words |= _words(tool["name"]) | _words(tool.get("description", ""))
-            out.append((agg.value.func, rule.head[0].pred, words))
+                    if isinstance(t, A.Var) and t.name in names and i < len(cols):
+                        tool = ctx.tools.get(view.tool or "") or {}
+                        others = [c for c in cols if c != cols[i] and c not in view.param_columns]
+                        words = _words(lit.pred) | _words(tool.get("name", "")) | _words(tool.get("description", ""))
+                        out.append((agg.value.func, lit.pred, cols[i], others, words))
+                        found = True
+            if not found:
+                out.append((agg.value.func, rule.head[0].pred, "", [], set()))
     return out
+
+
+def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[str]) -> bool:
+    """A count answers "how many X" when it counts the column named like X; or, when no column of its predicate is,
+    when the predicate's tool speaks of X (guarantors: "the companies that guarantee its loans")."""
+    from vadaorchestra.agents.offline import _match
+
+    def named(col: str) -> bool:
+        return any(_match(n, w) for n in noun for w in _words(col))
+
+    if not column or named(column):
+        return True
+    if any(named(c) for c in others):
+        return False
+    return any(_match(n, w) for n in noun for w in words)
 
 
 def _used_constants(ctx: RunContext) -> set[str]:
@@ -270,11 +288,11 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
         if not counts:
             problems.append(f"the question asks how many {m.group(1)}, and no count was computed")
-        elif not any(noun & words for _f, _p, words in counts):
+        elif not any(_counts_the_noun(noun, col, others, words) for _f, _p, col, others, words in counts):
             problems.append(f"the question asks how many {m.group(1)}, but the count computed counts something "
-                            f"else ({', '.join(p for _f, p, _w in counts)})")
+                            f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
     elif _TOTAL.search(ctx.question) and not _SHARE.search(ctx.question):
-        if not any(f in ("sum", "msum") for f, _p, _w in aggs):
+        if not any(a[0] in ("sum", "msum") for a in aggs):
             problems.append("the question asks for a total, and no sum was computed")
     if _SHARE.search(ctx.question) and not re.search(r"\bshareholders?\b", ctx.question, re.I):
         ratios = [s for s in ctx.synthesized if re.search(r"=[^.:]*/", s.program)]

@@ -130,3 +130,44 @@ def resolve(name: str, *, generate: bool = True) -> Dataset:
     if not path.is_file():
         raise EvalError(f"dataset {key!r}: {str(path)!r} is missing")
     return Dataset(key, known[key].parent, path, Path(module.CATALOG), Path(module.DATA_ROOT), module)
+
+
+# --- helpers for a scenario's dataset.py and generate.py -------------------------------------------------------------
+def verbalize(data: Path, sentences: dict[str, str]) -> list[str]:
+    """Every row of each CSV file of ``data`` as its file's sentence (``{column}`` placeholders), in file and row
+    order: the facts the RAG baseline retrieves from."""
+    import csv
+
+    out = []
+    for file, sentence in sentences.items():
+        with (Path(data) / file).open(encoding="utf-8", newline="") as fh:
+            out += [sentence.format(**row) for row in csv.DictReader(fh)]
+    return out
+
+
+def generate_missing(generator: Path, needed: list[Path], *args: Any) -> bool:
+    """Run ``write(*args)`` of the generator script when a needed file is missing; True when it ran."""
+    if all(Path(p).is_file() for p in needed):
+        return False
+    spec = importlib.util.spec_from_file_location(f"vada_generate_{generator.parent.name}", generator)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    module.write(*args)
+    return True
+
+
+def write_tables(folder: Path, tables: dict[str, list[list]], headers: dict[str, list[str]],
+                 questions: list[dict]) -> None:
+    """``folder/data/<name>.csv`` for every table (header first) and ``folder/data/questions.jsonl``."""
+    import csv
+
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    for name, rows in tables.items():
+        with (folder / "data" / f"{name}.csv").open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(headers[name])
+            w.writerows(rows)
+    with (folder / "data" / "questions.jsonl").open("w", encoding="utf-8") as fh:
+        for q in questions:
+            fh.write(json.dumps(q) + "\n")

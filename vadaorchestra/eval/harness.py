@@ -112,7 +112,9 @@ async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, ques
                 except Exception as exc:  # noqa: BLE001 - one question's failure is its record, not the run's end
                     error = f"{type(exc).__name__}: {getattr(exc, 'message', None) or exc}"
                 seconds = time.perf_counter() - start
-                em = exact_match(q["answer"], pred.values if pred else None)
+                # "could not answer" is never right, not even where the gold answer is an empty list
+                em = exact_match(q["answer"], pred.values if pred else None) and not (
+                    pred is not None and pred.source == "could not answer")
                 verdict = None
                 if grader is not None:
                     try:
