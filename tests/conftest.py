@@ -41,3 +41,19 @@ def server(catalog, tmp_path):
     srv = ReasoningServer(catalog, workspace_dir=tmp_path / "ws")
     yield srv
     srv.close()
+
+
+@pytest.fixture(scope="session")
+def concentration_data(tmp_path_factory) -> Path:
+    """The concentration-risk scenario's data (seed 7), generated once per test session: a clean checkout has none."""
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[1] / "scenarios" / "concentration_risk"
+    spec = importlib.util.spec_from_file_location("concentration_risk_generate_for_tests", root / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    folder = tmp_path_factory.mktemp("concentration-data")
+    module.generate(folder, seed=7)
+    return folder

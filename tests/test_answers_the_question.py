@@ -135,12 +135,13 @@ def test_an_absence_claim_resting_on_top_k_facts_is_refused():
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-def _ask(question: str, scenario: str):
+def _ask(question: str, catalog: Path, data: Path):
     from vadaorchestra.agents.run import ask_sync
 
-    if scenario == "supply_chain":
-        return ask_sync(question, catalog=ROOT / "supply_chain" / "catalog", data=ROOT / "supply_chain")
-    return ask_sync(question, catalog=ROOT / "concentration_risk" / "catalog", data=ROOT / "concentration_risk" / "data")
+    return ask_sync(question, catalog=catalog, data=data)
+
+
+SUPPLY = (ROOT / "supply_chain" / "catalog", ROOT / "supply_chain")
 
 
 def _orders() -> list[dict]:
@@ -162,22 +163,23 @@ def _honest(result, expected) -> None:
 @pytest.mark.parametrize("supplier", ["Emerald Plastics", "Fjord Electronics"])
 def test_how_many_orders_with_a_named_supplier(supplier):
     rows = [r for r in _orders() if r["buyer"] == "Acme Motors" and r["supplier"] == supplier]
-    result = _ask(f"How many orders did Acme Motors place with {supplier}?", "supply_chain")
+    result = _ask(f"How many orders did Acme Motors place with {supplier}?", *SUPPLY)
     _honest(result, [len(rows)])
 
 
 def test_total_spend_with_a_named_supplier():
     rows = [r for r in _orders() if r["buyer"] == "Acme Motors" and r["supplier"] == "Emerald Plastics"]
-    result = _ask("What is the total amount Acme Motors spent with Emerald Plastics?", "supply_chain")
+    result = _ask("What is the total amount Acme Motors spent with Emerald Plastics?", *SUPPLY)
     _honest(result, [sum(float(r["amount"]) for r in rows)])
 
 
-def test_share_of_capital_lent_to_a_named_borrower():
-    result = _ask("What share of Bank Gamma's capital is lent to DeepLogic Ltd?", "concentration_risk")
+def test_share_of_capital_lent_to_a_named_borrower(concentration_data):
+    result = _ask("What share of Bank Gamma's capital is lent to DeepLogic Ltd?",
+                  ROOT / "concentration_risk" / "catalog", concentration_data)
     _honest(result, [13_100_000 / 80_000_000])
 
 
-def test_a_refused_answer_ends_the_run_with_exit_code_2_and_the_trace_written(tmp_path):
+def test_a_refused_answer_ends_the_run_with_exit_code_2_and_the_trace_written(tmp_path, concentration_data):
     from typer.testing import CliRunner
 
     from vadaorchestra.cli import app
@@ -186,7 +188,7 @@ def test_a_refused_answer_ends_the_run_with_exit_code_2_and_the_trace_written(tm
     # the offline policy finds no ratio to compute for this one (see test_share_of_capital_lent_to_a_named_borrower)
     res = CliRunner().invoke(app, ["ask", "What share of Bank Gamma's capital is lent to DeepLogic Ltd?",
                                    "--catalog", str(ROOT / "concentration_risk" / "catalog"),
-                                   "--data", str(ROOT / "concentration_risk" / "data"), "--trace", str(trace)])
+                                   "--data", str(concentration_data), "--trace", str(trace)])
     assert res.exit_code == 2, res.output
     assert "could not answer: " in res.output and "answer verified" not in res.output
     assert trace.is_file() and "% [LI 1]" in trace.read_text()

@@ -185,16 +185,8 @@ def test_bind_params_still_binds_constants():
 
 
 @pytest.fixture(scope="module")
-def concentration_catalog():
+def concentration_catalog(concentration_data):
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "scenarios" / "concentration_risk"
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location("cr_run_for_tests", root / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    module.ensure_data(root / "data", 7, False, log=lambda _m: None)
-    return Catalog.load(root / "catalog", root / "data")
+    return Catalog.load(root / "catalog", concentration_data)
