@@ -583,3 +583,37 @@ async def test_the_answer_sees_a_draft_of_the_checks_written_by_rules(tools):
     client = replay('{"answer": "x", "values": null}')
     await LLMPolicy(client, scaffold=False).answer(ctx)
     assert "largest amount values" not in client.create_calls[0]["messages"][1].content
+
+
+def test_a_check_over_a_set_at_a_time_expansion_is_completed_from_the_menu():
+    """The 1.5B model expanded every borrower's ownership from the menu, then chose none of the group check's rules
+    (measured on Bank Gamma); the rules reading the expansion, and the ones reading theirs, are kept."""
+    from vadaorchestra.agents.llm import _completing_expansions
+
+    ctx = RunContext(question=QUESTION)
+    ctx.predicates["exposure"] = PredicateView("exposure", "high", "get_bank_exposures", 2006, [])
+    ctx.predicates["ultimate_controller"] = PredicateView("ultimate_controller", "high", "get_ultimate_controller",
+                                                          1140, [], each=["exposure.borrower"])
+    group = RuleProposal(program="g(B, C, T) :- exposure(B, X, A), ultimate_controller(X, C), T = sum(A).",
+                         output="g", purpose="group aggregation")
+    check = RuleProposal(program="g_over(B, C, T) :- g(B, C, T), T > 20000000.", output="g_over",
+                         purpose="threshold check")
+    other = RuleProposal(program="big(B, X) :- exposure(B, X, A), A > 1000000.", output="big", purpose="unrelated")
+    menu = {"r1": other, "r2": group, "r3": check}
+    assert _completing_expansions(ctx, menu) == [group, check]
+    ctx.predicates["ultimate_controller"].each = []  # computed for constants only: nothing is forced
+    assert _completing_expansions(ctx, menu) == []
+
+
+def test_a_retry_is_shown_the_draft_sentences_of_the_findings_it_left_out():
+    from vadaorchestra.agents.context import Synthesized
+    from vadaorchestra.agents.llm import _findings_left_out
+
+    ctx = RunContext(question=QUESTION)
+    ctx.predicates["g_over"] = PredicateView("g_over", "synthesized", None, 1, [],
+                                             facts=[{"bank": "Bank Gamma", "controller": "Synthetix Global Fund"}])
+    ctx.synthesized.append(Synthesized("g_over(B, C) :- g(B, C, T), T > 1.", "threshold check: g above", "g_over", 1))
+    draft = ("largest: DeepLogic Ltd 13.1M.\ngroup check: Synthetix Global Fund (through DeepLogic Ltd) totals 24.6M,"
+             " a breach.")
+    assert _findings_left_out(ctx, draft, "DeepLogic Ltd has 13.1M.") == [draft.splitlines()[1]]
+    assert _findings_left_out(ctx, draft, "Synthetix Global Fund's group totals 24.6M.") == []

@@ -301,10 +301,17 @@ class Pipeline:
         for q in plan.top_k:
             args = {"predicate": view.name, **q.model_dump(exclude_none=True)}
             args["k"] = min(max(1, args.get("k", self.settings.top_k)), 1000)
+            narrowing = ("filter_attr", "filter_value", "threshold_attr", "threshold_op", "threshold_value")
             try:
-                res = await self.client.call("get_top_k", args)
-                narrowed = {k: args.pop(k) for k in ("filter_attr", "filter_value", "threshold_attr",
-                                                     "threshold_op", "threshold_value") if k in args}
+                try:
+                    res = await self.client.call("get_top_k", args)
+                except ToolCallError as exc:
+                    if not any(k in args for k in narrowing):
+                        raise
+                    # a filter or threshold the predicate cannot take (a threshold on a string column)
+                    self.ctx.event("retrieve_error", predicate=view.name, error=exc.message)
+                    res = {"facts": []}
+                narrowed = {k: args.pop(k) for k in narrowing if k in args}
                 if not res["facts"] and narrowed:
                     # a filter or threshold that no fact meets says little: read the top facts without it
                     self.ctx.event("retrieve_widened", predicate=view.name, dropped=narrowed)
