@@ -210,7 +210,7 @@ def test_the_offline_run_finds_the_synthetix_breach(gamma_run):
     assert "no single borrower exceeds" in answer
     assert "Synthetix Global Fund" in answer and "24.6M" in answer and "30.75 %" in answer
     assert "unverified" not in answer and result.verified
-    assert "every borrower of exposure: 2,006 of 2,006" in answer  # the group check covers every borrower
+    assert "group check (controller, every borrower of exposure)" in answer  # the group check covers every borrower
     chosen = {c.tool for c in result.ctx.plan.stages[0].calls + result.ctx.plan.stages[1].calls if c.level == "high"}
     assert chosen == {"get_bank_info", "get_bank_exposures"}
 

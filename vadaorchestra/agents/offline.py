@@ -797,7 +797,7 @@ class OfflinePolicy:
         for v in ctx.predicates.values():
             if v.origin == "high" and group_col in v.columns and v.param_columns and v is not m.view:
                 if f"{m.view.name}.{m.entity}" in v.each:
-                    return f", every {m.entity} of {m.view.name}: {n:,} of {n:,}"
+                    return f", every {m.entity} of {m.view.name}"  # in words: no count for a model to drop
                 p = next(iter(v.param_columns.values()))
                 k = len({c.params.get(p) for c in ctx.executed.values() if c.tool == v.tool})
                 return f", checked for {k:,} of {n:,} {m.entity} values of {m.view.name}"
