@@ -42,6 +42,7 @@ from vadaorchestra.agents.structured import (
     rules_model,
 )
 from vadaorchestra.agents.tokens import TokenLedger, count_messages, count_tokens
+from vadaorchestra.agents.verify import findings
 from vadaorchestra.errors import VadaError
 
 __all__ = ["AnswerOut", "Arg", "CallOut", "LLMPolicy", "LLMReplyError", "ModelConfigError", "Proposals", "Replan",
@@ -148,12 +149,7 @@ def _without_dependencies(ctx: RunContext, calls: list[Call]) -> list[Call]:
 
 def _findings_left_out(ctx: RunContext, draft: str, answer: str) -> list[str]:
     """Lines of the draft naming an entity of a threshold check's findings that the answer does not name."""
-    names = set()
-    for syn in ctx.synthesized:
-        view = ctx.predicates.get(syn.output)
-        if view is not None and syn.purpose.lower().startswith("threshold check"):
-            names |= {v for f in view.facts for v in f.values()
-                      if isinstance(v, str) and v.lower() not in ctx.question.lower()}
+    names = {n for _view, _fact, found in findings(ctx) for n in found}
     missing = {n for n in names if n.lower() not in answer.lower()}
     return [ln for ln in draft.splitlines() if any(n in ln for n in missing)]
 

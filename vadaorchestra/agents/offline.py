@@ -118,6 +118,11 @@ def _match(a: str, b: str) -> bool:
     return len(short) == 3 and long[3:] in ("er", "ers", "ed", "ing")  # "own"/"owner", "buy"/"buyer"
 
 
+def _mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
+    """``@mapping`` annotations of ``pred`` for (column, variable, type) triples, in order."""
+    return " ".join(f'@mapping("{pred}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+
+
 def _var(col: str, taken: set[str]) -> str:
     base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
     name, n = base, 1
@@ -323,7 +328,7 @@ class OfflinePolicy:
         share = f"{out_base}_share"
         over = f"{out_base}_over_limit"
         denominator = base or lim
-        maps = " ".join(f'@mapping("{share}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+        maps = _mappings(share, cols)
         n = len(cols)
         maps += (f' @mapping("{share}", {n}, "{ref.limit}", "float").'
                  f' @mapping("{share}", {n + 1}, "share_pct", "float").')
@@ -367,7 +372,7 @@ class OfflinePolicy:
                 base = m.view.name
                 if len(m.view.columns) != 3 or m.view.columns != [m.key, m.entity, m.amount]:
                     base = f"{m.view.name}_by_{m.entity}"
-                    maps = " ".join(f'@mapping("{base}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+                    maps = _mappings(base, cols)
                     if m.rows:  # every row named, so the sum ranges over the rows (equal amounts both count)
                         row_taken = {k, e, a}
                         every = {c: _var(c, row_taken) for c in m.view.columns}
@@ -391,7 +396,7 @@ class OfflinePolicy:
                 name = f"{m.view.name}_by_{q_col}"
                 g_atom = self._atom(gview, {p_col: e, q_col: grp})
                 gcols = [(m.key, k, "string"), (q_col, grp, "string"), (m.amount, total, "float")]
-                maps = " ".join(f'@mapping("{name}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(gcols))
+                maps = _mappings(name, gcols)
                 out.append(RuleProposal(
                     program=f'@output("{name}"). {maps}\n{name}({k}, {grp}, {total}) :- {m_atom}, {g_atom}, '
                             f'{total} = sum({a}).',
@@ -400,25 +405,13 @@ class OfflinePolicy:
                 out += self._check(name, gcols, k, total, ref, name)
                 members = f"{name}_members"
                 mcols = [(m.key, k, "string"), (q_col, grp, "string"), (m.entity, e, "string"), (m.amount, a, "float")]
-                maps = " ".join(f'@mapping("{members}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(mcols))
+                maps = _mappings(members, mcols)
                 out.append(RuleProposal(
                     program=f'@output("{members}"). {maps}\n{members}({k}, {grp}, {e}, {a}) :- '
                             f'{name}_over_limit({k}, {grp}, _, _, _), {m_atom}, {g_atom}.',
                     output=members, purpose=f"members of the groups above the limit: each {m.entity} of {m.view.name} "
                                             f"in a group of {name}_over_limit"))
         return out
-
-    async def _entities(self, ctx: RunContext, probe: Probe) -> list[str]:
-        """The data values the question names, for any string parameter of any tool (longest first, none inside
-        another)."""
-        found: list[str] = []
-        for tool, spec in ctx.tools.items():
-            for p in spec["parameters"]:
-                if p["type"] == "string":
-                    found += [str(h["value"]) for h in await probe.lookup(tool, p["name"], ctx.question)
-                              if h.get("exact") and str(h["value"]).lower() in ctx.question.lower()]
-        found = sorted(dict.fromkeys(found), key=len, reverse=True)
-        return [v for v in found if not any(v != o and v.lower() in o.lower() for o in found)]
 
     async def _focused(self, ctx: RunContext, probe: Probe) -> list[RuleProposal] | None:
         """A question about one entity *and* a second one in another column of its tool's output ("How many orders
@@ -431,7 +424,7 @@ class OfflinePolicy:
         total = _asks_for_total(ctx.question)
         if not (count or share or total):
             return None
-        entities = await self._entities(ctx, probe)
+        entities = sorted(await probe.entities(ctx.tools, ctx.question), key=len, reverse=True)
         bound = {str(v).lower() for c in ctx.executed.values() for v in c.params.values() if not isinstance(v, dict)}
         for v in [v for v in ctx.predicates.values() if v.origin == "high" and not v.each and v.param_columns]:
             for e in (e for e in entities if e.lower() not in bound):

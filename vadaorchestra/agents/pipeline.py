@@ -223,30 +223,12 @@ class Pipeline:
         self.phase = "execute"
         return self.say("plan verified: complete, disjoint, dependency-ordered, predicate-safe")
 
-    async def linked_entities(self) -> list[str]:
-        """The data values ``lookup_values`` finds written in the question itself, for every parameter of every tool
-        (entity linking; the policy's own lookups are cached)."""
-        found = []
-        question = self.ctx.question
-        for tool, spec in self.ctx.tools.items():
-            for p in spec.get("parameters", []):
-                if p.get("type") != "string":
-                    continue
-                try:
-                    hits = await self.probe.lookup(tool, p["name"], question)
-                except ToolCallError:
-                    continue
-                found += [str(h["value"]) for h in hits if h.get("exact") and isinstance(h.get("value"), str)
-                          and str(h["value"]).lower() in question.lower()]
-        # a value inside a longer linked value ("Gamma" in "Bank Gamma") is that one, not a second entity
-        return [v for v in dict.fromkeys(found) if not any(v != o and v.lower() in o.lower() for o in found)]
-
     async def _verify_answer(self) -> str:
         answer = self.ctx.answer or ""
         problems = list(dict.fromkeys(
             verify.check_answer(answer, self.ctx) + verify.check_findings(answer, self.ctx)
             + verify.check_coverage(answer, self.ctx)
-            + verify.check_question(answer, self.ctx, await self.linked_entities())))
+            + verify.check_question(answer, self.ctx, await self.probe.entities(self.ctx.tools, self.ctx.question))))
         self.ctx.event("verify_answer", problems=problems)
         self.ctx.problems = problems
         if problems and self.answer_attempts < self.settings.max_answer_attempts:

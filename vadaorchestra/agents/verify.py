@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from vadaorchestra.agents.context import RunContext
+from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.errors import VadaError
@@ -73,17 +73,25 @@ def check_findings(answer: str, ctx: RunContext) -> list[str]:
     a grounded answer that omits one is still wrong.
     """
     problems = []
-    text, question = answer.lower(), ctx.question.lower()
+    text = answer.lower()
+    for view, fact, names in findings(ctx):
+        if names and not any(n.lower() in text for n in names):
+            shown = ", ".join(f"{k}={v}" for k, v in fact.items())
+            problems.append(f"the answer omits what the threshold check {view.name} found: {shown}")
+    return problems
+
+
+def findings(ctx: RunContext) -> list[tuple[PredicateView, dict, list[str]]]:
+    """Every fact a threshold check found, with the names in it that the question does not already name."""
+    out = []
+    question = ctx.question.lower()
     for s in ctx.synthesized:
         view = ctx.predicates.get(s.output)
         if view is None or not view.facts or not s.purpose.lower().startswith("threshold check"):
             continue
         for fact in view.facts:
-            names = [v for v in fact.values() if isinstance(v, str) and v.lower() not in question]
-            if names and not any(n.lower() in text for n in names):
-                shown = ", ".join(f"{k}={v}" for k, v in fact.items())
-                problems.append(f"the answer omits what the threshold check {view.name} found: {shown}")
-    return problems
+            out.append((view, fact, [v for v in fact.values() if isinstance(v, str) and v.lower() not in question]))
+    return out
 
 
 def _known(name: str, strings: set[str], question: str) -> bool:
