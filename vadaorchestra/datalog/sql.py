@@ -251,6 +251,18 @@ def rule_sql(ri: RuleInfo, head: A.Atom, head_types: Sequence[ColType], tables: 
 
 _AGG_SQL = {"sum": "sum", "msum": "sum", "min": "min", "mmin": "min", "max": "max", "mmax": "max", "avg": "avg",
             "prod": "product", "mprod": "product"}
+# Float aggregates in one fixed order, whatever the thread count and the order of the rows: DuckDB's parallel
+# ``sum(DOUBLE)`` adds partial sums in the order threads finish (5 distinct outputs in 6 runs measured, issue 10).
+# ``fsum`` is compensated (Kahan) summation, so the error stays within about 2 ulp of sum(|x|) whatever the row count;
+# ``ORDER BY`` feeds it the values sorted (adding 0.0 makes -0.0 and 0.0 one value first).
+_X = "(CAST({v} AS DOUBLE) + CAST(0 AS DOUBLE))"
+_FLOAT_ORDERED = {
+    "sum": f"fsum({_X} ORDER BY {_X})",
+    "msum": f"fsum({_X} ORDER BY {_X})",
+    "avg": f"fsum({_X} ORDER BY {_X}) / count(*)",
+    "prod": f"product({_X} ORDER BY {_X})",
+    "mprod": f"product({_X} ORDER BY {_X})",
+}
 
 
 def aggregate_sql(ri: RuleInfo, head_types: Sequence[ColType], tables: Sequence[str],
@@ -277,6 +289,8 @@ def aggregate_sql(ri: RuleInfo, head_types: Sequence[ColType], tables: Sequence[
         source = f"({body}) AS b"
     if agg.func in ("count", "mcount"):
         agg_expr = "count(*)"
+    elif agg.func in _FLOAT_ORDERED and agg_type == "float":
+        agg_expr = _FLOAT_ORDERED[agg.func].replace("{v}", value)
     else:
         agg_expr = f"{_AGG_SQL[agg.func]}({value})"
     agg_expr = f"CAST({agg_expr} AS {SQL_TYPES[agg_type]})"

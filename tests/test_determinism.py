@@ -1,0 +1,105 @@
+"""Float aggregates give the same bits on every run (issue 10): whatever DuckDB's thread count and whatever the order
+of the input rows, and within 1e-12 relative of ``math.fsum``. DuckDB's own parallel ``sum(DOUBLE)`` gave 5
+distinct outputs in 6 runs of a 300,000-row program before the engine summed in a fixed order."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import duckdb
+import pandas as pd
+
+from vadaorchestra.datalog import api
+
+ROWS = 100_000
+GROUPS = 1_000
+REPEATS = 10
+
+
+def _rows(seed: int = 7) -> list[tuple[int, float]]:
+    """Values of mixed sign and magnitude: a plain left-to-right sum depends on their order in its last bits."""
+    rng = random.Random(seed)
+    return [(rng.randrange(GROUPS), rng.uniform(-1.0, 1.0) * 10.0 ** rng.randint(-4, 6)) for _ in range(ROWS)]
+
+
+def _runs(program: str, inputs: dict[str, list[tuple]], output: str) -> list[list[tuple]]:
+    """``REPEATS`` evaluations, alternating one DuckDB thread and all of them, each on the rows shuffled anew."""
+    results = []
+    for i in range(REPEATS):
+        con = duckdb.connect()
+        con.execute("SET threads = 1" if i % 2 else "RESET threads")
+        try:
+            for name, rows in inputs.items():  # tables of the database, the rows in a new order each time
+                frame = pd.DataFrame(random.Random(i).sample(rows, len(rows)),
+                                     columns=[f"c{j}" for j in range(len(rows[0]))])
+                con.register("frame", frame)
+                con.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
+                con.unregister("frame")
+            result = api.run(program, database=con, outputs=[output])
+            results.append(sorted(result.rows(output)))
+        finally:
+            con.close()
+    return results
+
+
+def _bits(rows: list[tuple]) -> list[tuple]:
+    return [tuple(v.hex() if isinstance(v, float) else v for v in r) for r in rows]
+
+
+def _one_result(results: list[list[tuple]]) -> list[tuple]:
+    distinct = {tuple(_bits(r)) for r in results}
+    assert len(distinct) == 1, f"{len(distinct)} distinct results in {len(results)} runs"
+    return results[0]
+
+
+def _by_group(rows: list[tuple[int, float]]) -> dict[int, list[float]]:
+    out: dict[int, list[float]] = {}
+    for k, x in rows:
+        out.setdefault(k, []).append(x)
+    return out
+
+
+def _close(got: float, want: float, rel: float) -> bool:
+    return abs(got - want) <= rel * max(abs(want), 1e-300)
+
+
+def test_sum_and_avg_are_the_same_bits_on_every_run_and_within_1e_12_of_fsum():
+    rows = _rows()
+    groups = _by_group(rows)
+    program = '@input("t").\ns(K, T) :- t(K, X), T = sum(X).\nm(K, M) :- t(K, X), M = avg(X).\n@output("s").\n'
+    sums = _one_result(_runs(program, {"t": rows}, "s"))
+    assert len(sums) == len(groups)
+    assert all(_close(t, math.fsum(groups[k]), 1e-12) for k, t in sums)
+    means = _one_result(_runs(program, {"t": rows}, "m"))
+    assert all(_close(m, math.fsum(groups[k]) / len(groups[k]), 1e-12) for k, m in means)
+
+
+def test_prod_is_the_same_bits_on_every_run():
+    rng = random.Random(3)
+    rows = [(rng.randrange(GROUPS), 1.0 + rng.uniform(-1e-3, 1e-3)) for _ in range(ROWS)]
+    groups = _by_group(rows)
+    program = '@input("t").\np(K, P) :- t(K, X), P = prod(X).\n@output("p").\n'
+    prods = _one_result(_runs(program, {"t": rows}, "p"))
+    assert all(_close(p, math.prod(sorted(groups[k])), 1e-12) for k, p in prods)
+
+
+def test_msum_in_recursion_company_control_is_the_same_bits_on_every_run():
+    """Company control: one holder controls 100 companies, which hold small stakes in 1,000 others (100,000 rows);
+    the holder's total stake in each is an msum over the 100 it controls, inside the recursive stratum."""
+    rng = random.Random(5)
+    mids, targets = 100, ROWS // 100
+    own = [(0, m, 0.9) for m in range(1, mids + 1)]
+    own += [(m, 1000 + t, rng.uniform(0.001, 0.009)) for m in range(1, mids + 1) for t in range(targets)]
+    program = """@input("own").
+controlled_shares(X,Y,Y,Q) :- own(X,Y,Q), X <> Y.
+controlled_shares(X,Z,Y,Q) :- control(X,Z), own(Z,Y,Q), X <> Z, Z <> Y, X <> Y.
+total(X,Y,S) :- controlled_shares(X,Z,Y,Q), S = msum(Q,<Z>).
+control(X,Y) :- total(X,Y,S), S > 0.5.
+@output("total").
+"""
+    totals = _one_result(_runs(program, {"own": own}, "total"))
+    stakes = _by_group([(t, q) for m, t, q in own if m != 0])
+    held = {y: s for x, y, s in totals if x == 0 and y >= 1000}
+    assert len(held) == targets and sum(1 for s in held.values() if s > 0.5) > 0
+    assert all(_close(s, math.fsum(stakes[y]), 1e-12) for y, s in held.items())
