@@ -15,6 +15,7 @@ FORBIDDEN = {
     "agents": ("vadaorchestra.cli", "vadaorchestra.eval", "vadaorchestra.datalog.engines", "vadaorchestra.datalog.api",
                "vadaorchestra.mcp_server.workspace"),
     "eval": ("vadaorchestra.cli",),
+    "audit": ("vadaorchestra.cli", "vadaorchestra.eval"),
 }
 
 

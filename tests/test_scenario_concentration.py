@@ -259,6 +259,19 @@ def test_bank_novas_breach_by_many_mid_sized_borrowers_is_found_and_its_trace_re
     assert report.ok and report.hashes_checked == report.steps
 
 
+def test_the_trace_exported_as_one_program_yields_every_recorded_hash_with_nothing_of_ours_running(gamma_run,
+                                                                                                  engine, tmp_path):
+    from test_export import run_export
+
+    from vadaorchestra.audit.export import export_trace
+
+    _, folder = gamma_run
+    export = export_trace(folder / "trace.dl", out=tmp_path / "export.dl")
+    (tmp_path / "export.dl").write_text(export.text)
+    assert set(export.hashes) >= {"exposure", "ultimate_controller", "exposure_by_controller_over_limit"}
+    assert run_export(tmp_path / "export.dl", export.data, engine) == export.hashes
+
+
 def test_the_trace_replays(gamma_run):
     _, folder = gamma_run
     report = replay(folder / "trace.dl")

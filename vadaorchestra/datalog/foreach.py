@@ -14,10 +14,11 @@ once, not once per key).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from vadaorchestra.datalog import ast as A
-from vadaorchestra.errors import ValidationError
+from vadaorchestra.datalog.types import fits
+from vadaorchestra.errors import VadaError, ValidationError
 
 
 def substitute_params(program: A.Program, replace) -> A.Program:
@@ -203,3 +204,34 @@ def _fresh_var(base: str, used: set[str]) -> str:
         name += "_"
     used.add(name)
     return name
+
+
+def each_source(tool: str, param_types: Mapping[str, str], pred: str, cols: Sequence[str], types: Sequence[str],
+                for_each: Mapping[str, str], where: Mapping[str, A.ConstValue]) -> tuple[A.Atom, dict[str, str]]:
+    """The source atom of a set-at-a-time call (``exposure("Bank Gamma", C1_Borrower, _)``) over ``pred`` with
+    columns ``cols`` of ``types``, and the variable of each parameter of ``for_each`` (``{param: "pred.column"}``);
+    ``where`` values become typed constants. Every name is checked (:class:`VadaError` saying which is wrong)."""
+    def column(col: str) -> int:
+        if isinstance(col, str) and col in cols:
+            return list(cols).index(col)
+        raise VadaError(f"unknown column {col!r} of predicate {pred!r}; its attributes: {', '.join(cols)}")
+
+    terms: list[A.Term] = [A.Var("_")] * len(cols)
+    each = {}
+    for name, ref in for_each.items():
+        i = column(ref.split(".")[1])
+        want = param_types[name]
+        if not (types[i] == want or (want == "float" and types[i] == "int")):
+            raise VadaError(f"tool {tool!r}: parameter {name!r} is a {want}, but {ref} is a {types[i]}")
+        var = f"C{i}_" + "".join(ch for ch in cols[i].title() if ch.isalnum())
+        terms[i], each[name] = A.Var(var), var
+    for col, value in where.items():
+        i = column(col)
+        if isinstance(terms[i], A.Var) and not terms[i].anonymous:
+            raise VadaError(f"tool {tool!r}: column {col!r} of {pred!r} is both bound by \"each\" and filtered by "
+                            f"\"where\"")
+        if not fits(value, types[i]):
+            kind = "number" if types[i] == "float" else types[i]
+            raise VadaError(f"tool {tool!r}: where[{col!r}] must be a {kind} here, got {value!r}")
+        terms[i] = A.Const(value)
+    return A.Atom(pred, tuple(terms)), each

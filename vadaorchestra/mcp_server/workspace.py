@@ -12,7 +12,6 @@ parameters.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import shutil
 import tempfile
@@ -27,8 +26,15 @@ from typing import Any
 import duckdb
 
 from vadaorchestra.datalog import ast as A
-from vadaorchestra.datalog.api import bind_params, body_predicates, database_schemas, format_value, run, validate
-from vadaorchestra.datalog.foreach import bind_each
+from vadaorchestra.datalog.api import (
+    bind_params,
+    body_predicates,
+    content_hash,
+    database_schemas,
+    run,
+    validate,
+)
+from vadaorchestra.datalog.foreach import bind_each, each_source
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.datalog.types import fits
@@ -207,32 +213,19 @@ class Workspace:
                      where: Mapping[str, Any]) -> tuple[A.Atom, dict[str, str]]:
         """The source atom of a set-at-a-time call (``exposure("Bank Gamma", Borrower, _)``) and the variable of
         each bound parameter; every name is checked against the catalog and the workspace."""
-        declared = {p.name: p for p in spec.params}
         preds = {ref.split(".")[0] for ref in for_each.values()}
         if len(preds) != 1:
             raise WorkspaceError(f"tool {spec.name!r}: parameters given as \"each\" must name columns of one "
                                  f"predicate, got {', '.join(sorted(preds))}")
-        pred = preds.pop()
+        pred = next(iter(preds))
         if pred not in self.predicates():
             raise WorkspaceError(f"tool {spec.name!r}: \"each\" reads {pred!r}, which is not a materialized predicate "
                                  f"of this session (materialized: {_names(self.predicates())})")
         cols, types = self._schema(pred)
-        terms: list[A.Term] = [A.Var("_")] * len(cols)
-        each = {}
-        for name, ref in for_each.items():
-            i = self._column(pred, cols, ref.split(".")[1], "column")
-            want = declared[name].type
-            if not (types[i] == want or (want == "float" and types[i] == "int")):
-                raise WorkspaceError(f"tool {spec.name!r}: parameter {name!r} is a {want}, but {ref} is a {types[i]}")
-            var = f"C{i}_" + "".join(ch for ch in cols[i].title() if ch.isalnum())
-            terms[i], each[name] = A.Var(var), var
-        for col, value in where.items():
-            i = self._column(pred, cols, col, "column")
-            if isinstance(terms[i], A.Var) and not terms[i].anonymous:
-                raise WorkspaceError(f"tool {spec.name!r}: column {col!r} of {pred!r} is both bound by \"each\" and "
-                                     f"filtered by \"where\"")
-            terms[i] = A.Const(_typed(value, types[i], f"tool {spec.name!r}: where[{col!r}]"))
-        return A.Atom(pred, tuple(terms)), each
+        try:
+            return each_source(spec.name, {p.name: p.type for p in spec.params}, pred, cols, types, for_each, where)
+        except VadaError as exc:
+            raise WorkspaceError(str(exc)) from None
 
     def _where_sql(self, where: Mapping[str, Any]) -> str:
         return (" WHERE " + " AND ".join(f"{quote_ident(c)} = ?" for c in where)) if where else ""
@@ -456,13 +449,8 @@ class Workspace:
     def content_hash(self, pred: str) -> str:
         """sha256 of a materialized predicate's facts, sorted, one per line, values as the CSV writer prints them."""
         self._schema(pred)
-        h = hashlib.sha256()
         with self._cursor() as cur:
-            res = cur.execute(f"SELECT * FROM main.{quote_ident(pred)} ORDER BY ALL")
-            while batch := res.fetchmany(10_000):
-                for row in batch:
-                    h.update(("\t".join(format_value(v) for v in row) + "\n").encode())
-        return h.hexdigest()
+            return content_hash(cur, pred)
 
 
 # --- helpers ----------------------------------------------------------------------------------------------------------
