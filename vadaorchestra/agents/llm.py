@@ -29,7 +29,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallErro
 from vadaorchestra.agents.models import ModelConfigError, load_model_client, read_model_config
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
-from vadaorchestra.agents.prompts import AnswerOut, Arg, CallOut, Proposals, Replan, Selection
+from vadaorchestra.agents.prompts import AnswerOut, Arg, CallOut, Completion, Proposals, Replan, Selection
 from vadaorchestra.agents.structured import (
     RuleSpec,
     RuleSpecError,
@@ -42,7 +42,7 @@ from vadaorchestra.agents.structured import (
     rules_model,
 )
 from vadaorchestra.agents.tokens import TokenLedger, count_messages, count_tokens
-from vadaorchestra.agents.verify import findings
+from vadaorchestra.agents.verify import check_findings, findings
 from vadaorchestra.errors import VadaError
 
 __all__ = ["AnswerOut", "Arg", "CallOut", "LLMPolicy", "LLMReplyError", "ModelConfigError", "Proposals", "Replan",
@@ -514,6 +514,8 @@ class LLMPolicy:
     async def answer(self, ctx: RunContext) -> str:
         """The answer, from the facts of high-level and synthesized predicates shown to the model; its ``values``
         are decoded as values of those facts."""
+        if ctx.feedback and ctx.answer and (completed := await self._complete(ctx)):
+            return completed
         previous = ""
         if ctx.feedback and ctx.answer:
             previous = Template(prompts.load("answer")["previous"]).substitute(answer=ctx.answer)
@@ -532,3 +534,22 @@ class LLMPolicy:
         out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous, draft=draft), strict)
         ctx.answer_values = out.values
         return out.answer.strip()
+
+    async def _complete(self, ctx: RunContext) -> str | None:
+        """A refused answer whose only fault is that it leaves findings out, completed by the model's sentences that
+        state them (shown the draft's lines of those findings); None when it has other faults or no draft line.
+        The completed answer goes to the Verifier like any other."""
+        answer = ctx.answer or ""
+        omissions = check_findings(answer, ctx)
+        if not self.scaffold or not omissions or not set(ctx.problems) <= set(omissions):
+            return None
+        kept = ctx.answer_values
+        left_out = _findings_left_out(ctx, await self.templates.answer(ctx), answer)
+        ctx.answer_values = kept
+        if not left_out:
+            return None
+        out = await self.ask("complete", Completion,
+                             self.render("complete", ctx, answer=answer, findings="\n".join(left_out)))
+        ctx.event("answer_completed", added=out.sentences, findings=left_out)
+        added = out.sentences.strip()
+        return f"{answer.rstrip()} {added[:1].upper()}{added[1:]}"

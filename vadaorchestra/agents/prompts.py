@@ -38,7 +38,7 @@ from vadaorchestra.agents.policy import Retrieval
 from vadaorchestra.agents.structured import RuleSpec, RuleSpecs
 from vadaorchestra.errors import VadaError
 
-STEPS = ("select", "retrieval", "synthesize", "repair", "replan", "answer")
+STEPS = ("select", "retrieval", "synthesize", "repair", "replan", "answer", "complete")
 SECTIONS = ("question", "tools", "invoked", "predicates", "answer_predicates", "synthesized", "failed_rules",
             "feedback")
 MAX_FACTS = 10
@@ -98,8 +98,13 @@ class AnswerOut(BaseModel):
                                   "each a value of a fact shown; null otherwise")
 
 
+class Completion(BaseModel):
+    sentences: str = Field(description="The sentences that state the left-out findings, with their figures")
+
+
 OUTPUTS: dict[str, type[BaseModel]] = {"select": Selection, "retrieval": Retrieval, "synthesize": RuleSpecs,
-                                       "repair": RuleSpec, "replan": Replan, "answer": AnswerOut}
+                                       "repair": RuleSpec, "replan": Replan, "answer": AnswerOut,
+                                       "complete": Completion}
 
 
 def _untitled(schema: Any) -> Any:
