@@ -5,11 +5,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
-from vadaorchestra.audit.export import export_trace
 from vadaorchestra.agents.trace import TraceWriter, invocation_rule
+from vadaorchestra.audit.export import export_trace
 from vadaorchestra.cli import app
 from vadaorchestra.mcp_server.catalog import Catalog
 from vadaorchestra.mcp_server.workspace import Workspace

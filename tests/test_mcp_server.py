@@ -299,3 +299,30 @@ def test_fuzzed_arguments_never_crash_the_server_and_errors_change_nothing(live,
         assert snapshot(server) == before
     listed = portal.call(session.list_tools)
     assert len(listed.tools) == len(server.catalog) + len(BUILTIN_TOOLS)
+
+
+# --- explain ------------------------------------------------------------------------------------------------------------
+@pytest.mark.anyio
+async def test_explain_shows_a_group_sum_down_to_file_lines_and_the_control_chain(server):
+    group = ('@output("group"). group(C, T) :- exposure(B, X, A), ultimate_controller(X, C), T = sum(A).')
+    async with client(server) as c:
+        await ok(c, "get_loans", bank_name="Bank Gamma")
+        await ok(c, "get_credit_lines", bank_name="Bank Gamma")
+        await ok(c, "get_bank_exposures", bank_name="Bank Gamma")
+        await ok(c, "get_ultimate_controller", company={"each": "exposure.borrower", "where": {"bank": "Bank Gamma"}})
+        await ok(c, "run_program", program=group)
+        before = snapshot(server)
+        out = await ok(c, "explain", predicate="group", fact=["Synthetix Global Fund", None])
+        assert snapshot(server) == before  # explaining writes nothing
+        tree = out["tree"]
+        assert tree["kind"] == "aggregate" and "sum over 2 binding(s)" in tree["note"]
+        text = json.dumps(tree)
+        files = {(leaf["source"]["file"], leaf["source"].get("line")) for leaf in out["leaves"]}
+        assert ("loans.csv", 2) in files and ("loans.csv", 3) in files  # L1 8M and L2 3.1M of DeepLogic Ltd
+        assert ("ownership.csv", 2) in files and ("ownership.csv", 3) in files  # Synthetix -> Alpha -> DeepLogic
+        assert "Alpha Corp" in text and "no fact matches not" in text  # the controller nobody controls
+        missing = await ok(c, "explain", predicate="group", fact=["Nobody", None])
+        assert missing["status"] == "not derived" and "does not hold" in missing["message"]
+        assert "unknown predicate" in await err(c, "explain", predicate="nope", fact=[])
+        assert "has 2 column(s)" in await err(c, "explain", predicate="group", fact=["x"])
+        assert "is a float" in await err(c, "explain", predicate="group", fact=["x", "y"])

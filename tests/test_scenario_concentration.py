@@ -272,6 +272,37 @@ def test_the_trace_exported_as_one_program_yields_every_recorded_hash_with_nothi
     assert run_export(tmp_path / "export.dl", export.data, engine) == export.hashes
 
 
+def test_the_group_figure_of_the_answer_is_explained_down_to_rows_of_the_data_files(gamma_run):
+    from typer.testing import CliRunner
+
+    from vadaorchestra.cli import app
+
+    _, folder = gamma_run
+    trace = str(folder / "report" / "trace.dl")
+    runner = CliRunner()
+    listed = runner.invoke(app, ["explain", trace, "--answer"])
+    assert listed.exit_code == 0, listed.output
+    assert re.search(r"24\.6M\s+exposure_by_controller_over_limit\(\"Bank Gamma\", \"Synthetix Global Fund\", "
+                     r"24600000\.0", listed.output)
+    shown = runner.invoke(app, ["explain", trace, "--answer", "24.6M"])
+    assert shown.exit_code == 0, shown.output
+    text = shown.output
+    assert "sum over 2 binding(s) = 24600000.0" in text  # the group sum over the two borrowers
+    assert 'exposure("Bank Gamma", "DeepLogic Ltd", 13100000.0)' in text
+    assert 'exposure("Bank Gamma", "NeuralLinker SpA", 11500000.0)' in text
+    assert "[loans.csv line" in text and "[credit_lines.csv line" in text  # loans and drawn credit lines
+    assert 'ownership("Synthetix Global Fund", "Alpha Corp", 0.8)' in text  # the control chain
+    tree = json.loads(runner.invoke(app, ["explain", trace, "--answer", "24.6M", "--json"]).output)
+
+    def leaves(node):
+        return [node] if not node.get("children") else [x for c in node["children"] for x in leaves(c)]
+    ends = leaves(tree)
+    assert {n["kind"] for n in ends} <= {"base", "seen", "negation"}
+    assert all(n["source"]["file"].endswith(".csv") and n["source"]["line"] > 1 for n in ends if n["kind"] == "base")
+    bad = runner.invoke(app, ["explain", trace, 'exposure("Bank Gamma", 3)'])
+    assert bad.exit_code == 1 and "has 3 column(s)" in bad.output
+
+
 def test_the_trace_replays(gamma_run):
     _, folder = gamma_run
     report = replay(folder / "trace.dl")

@@ -258,6 +258,74 @@ def trace_export(
                f"vadaorchestra datalog run {out} --data {export.data} --hashes", err=True)
 
 
+@app.command("explain")
+def explain_cmd(
+    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
+    fact: Annotated[str | None, typer.Argument(help="The fact, e.g. 'exposure(\"Bank Gamma\", \"DeepLogic Ltd\", _)' "
+                                               "(_ matches any value); with --answer, a figure of the answer "
+                                               "(24.6M).")] = None,
+    answer: Annotated[bool, typer.Option("--answer", help="List each number and entity of the run's answer with "
+                                         "the fact it was read from (run.json next to the trace).")] = False,
+    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+    max_contributions: Annotated[int, typer.Option("--max-contributions", help="Contributions shown per "
+                                                   "aggregate.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="The tree as JSON.")] = False,
+) -> None:
+    """Why a fact of TRACE holds: one derivation tree, down to the data files' lines, by evaluating the trace's
+    export with no model. Exit 1 when the fact does not hold or the input is wrong."""
+    import json
+
+    from vadaorchestra.audit.export import export_trace
+    from vadaorchestra.datalog.explain import Explainer, parse_fact
+
+    try:
+        figures = _answer_figures(trace) if answer else []
+        if answer and fact is None:
+            for f in figures:
+                typer.echo(f"{f['text']:>24}  {f['predicate']}({', '.join(_shown(v) for v in f['fact'])})"
+                           f"  [{f['column']}]")
+            if not figures:
+                typer.echo("the run's answer was not verified: no figure is linked to a fact", err=True)
+                raise typer.Exit(1)
+            return
+        if fact is None:
+            raise VadaError("give a fact to explain, e.g. 'exposure(\"Bank Gamma\", \"DeepLogic Ltd\", _)', "
+                            "or --answer")
+        figure = next((f for f in figures if f["text"] == fact.strip()), None)
+        if answer and figure is None:
+            raise VadaError(f"{fact!r} is none of the answer's figures ({', '.join(f['text'] for f in figures)})")
+        pred, values = (figure["predicate"], tuple(figure["fact"])) if figure else parse_fact(fact)
+        export = export_trace(trace, catalog=catalog, data=data)
+        explainer = Explainer(export.text, data_root=export.data, max_contributions=max_contributions)
+        try:
+            node = explainer.explain(pred, values)
+        finally:
+            explainer.close()
+    except VadaError as exc:
+        _fail(exc)
+    typer.echo(json.dumps(node.to_dict(), indent=2, default=str) if as_json else node.render())
+
+
+def _answer_figures(trace: Path) -> list[dict]:
+    import json
+
+    record = trace.with_name("run.json")
+    try:
+        return json.loads(record.read_text(encoding="utf-8")).get("figures", [])
+    except OSError:
+        raise VadaError(f"no run record {str(record)!r} next to the trace (written by --report, and by "
+                        f"'vadaorchestra run')") from None
+    except json.JSONDecodeError as exc:
+        raise VadaError(f"{record}: not JSON: {exc}") from None
+
+
+def _shown(value) -> str:
+    from vadaorchestra.datalog.printer import format_const
+
+    return "_" if value is None else format_const(value)
+
+
 @app.command("eval")
 def eval_cmd(
     dataset: Annotated[str, typer.Argument(help="bank_qa or bank_plus.")],

@@ -8,6 +8,8 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vadaorchestra.agents.verify import answer_figures
+
 if TYPE_CHECKING:
     from vadaorchestra.agents.run import AskResult
 
@@ -35,6 +37,9 @@ def write_report(result: AskResult, folder: Path) -> list[Path]:
         "predicates": {n: {"origin": v.origin, "tool": v.tool, "cardinality": v.cardinality,
                            "retrieved_facts": len(v.facts), "complete": v.complete}
                        for n, v in ctx.predicates.items()},
+        # each number and entity of a verified answer with the fact it was read from: `vadaorchestra explain
+        # TRACE --answer` lists them, and explains any of them
+        "figures": answer_figures(result.answer, ctx) if result.verified else [],
         "tool_calls": result.calls,
         "tokens": result.tokens,
         "messages": result.messages,

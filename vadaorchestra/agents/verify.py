@@ -99,14 +99,12 @@ def _known(name: str, strings: set[str], question: str) -> bool:
     return n in strings or n in question or any(n in s for s in strings)
 
 
-def check_answer(answer: str, ctx: RunContext) -> list[str]:
-    """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
-    numbers, strings = _facts_values(ctx)
-    numbers += [float(v.cardinality) for v in ctx.predicates.values()]  # how many facts: what coverage statements cite
-    problems = []
-    # digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers
+def _answer_numbers(answer: str, strings: set[str], question: str):
+    """The numbers written in an answer: (match, value meant, value shown, suffix, tolerance of the rounding).
+
+    Digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers."""
     masked = answer
-    for name in sorted(strings | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", ctx.question)),
+    for name in sorted(strings | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", question)),
                        key=len, reverse=True):
         if len(name) >= 3 and not _NUMBER.fullmatch(name):
             masked = re.sub(re.escape(name), lambda m: "#" * len(m.group(0)), masked, flags=re.I)
@@ -118,10 +116,21 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
             continue
         decimals = len(raw.split(".")[1]) if "." in raw else 0
         scale = {"M": 1e6, "million": 1e6, "K": 1e3, "k": 1e3, "thousand": 1e3}.get(suffix or "", 1.0)
-        tolerance = 0.5 * 10 ** (-decimals) * scale
-        target = shown * scale
-        if not any(math.isclose(target, v, abs_tol=tolerance + 1e-9) or
-                   (suffix == "%" and math.isclose(shown, v, abs_tol=tolerance)) for v in numbers):
+        yield m, shown * scale, shown, suffix, 0.5 * 10 ** (-decimals) * scale
+
+
+def _supports(value: float, target: float, shown: float, suffix: str | None, tolerance: float) -> bool:
+    return math.isclose(target, value, abs_tol=tolerance + 1e-9) or \
+        (suffix == "%" and math.isclose(shown, value, abs_tol=tolerance))
+
+
+def check_answer(answer: str, ctx: RunContext) -> list[str]:
+    """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
+    numbers, strings = _facts_values(ctx)
+    numbers += [float(v.cardinality) for v in ctx.predicates.values()]  # how many facts: what coverage statements cite
+    problems = []
+    for m, target, shown, suffix, tolerance in _answer_numbers(answer, strings, ctx.question):
+        if not any(_supports(v, target, shown, suffix, tolerance) for v in numbers):
             problems.append(f"the number {m.group(0).strip()!r} is not a derived fact")
     lowered = {s.lower() for s in strings}
     question = ctx.question.lower()
@@ -135,6 +144,57 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
                 if name and _ENTITY.fullmatch(name) and not _known(name, lowered, question):
                     problems.append(f"the entity {name!r} is not in any derived fact")
     return problems
+
+
+def answer_figures(answer: str, ctx: RunContext) -> list[dict]:
+    """For each number and each entity of the answer, the fact it was read from: ``{"text", "predicate", "fact"
+    (values in schema order), "column"}``. Of the facts holding the value, the one naming most of the entities of the
+    figure's sentence is taken, and among those the one of the predicate derived last (a threshold check's fact
+    before the aggregate it checks): the fact whose explanation covers the most of what the sentence says."""
+    order = {name: i for i, name in enumerate(ctx.predicates)}
+    candidates = [(view, fact) for view in ctx.answer_predicates() for fact in view.facts]
+    _numbers, strings = _facts_values(ctx)
+    # a sentence ends at a full stop before a space or the end, or at a line's end ("13.1M" does not end one)
+    sentences = [(m.start(), m.end()) for m in re.finditer(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?", answer)]
+
+    def sentence(pos: int) -> str:
+        return next((answer[a:b] for a, b in sentences if a <= pos < b), answer).lower()
+
+    def best(matches: list[tuple[PredicateView, dict, str]], pos: int, target: float | None = None
+             ) -> tuple[PredicateView, dict, str] | None:
+        if not matches:
+            return None
+        here = sentence(pos)
+
+        def score(m: tuple[PredicateView, dict, str]) -> tuple:
+            names = [v.lower() for v in m[1].values() if isinstance(v, str)]
+            named = sum(1 for v in names if v in here)
+            off = abs(float(m[1][m[2]]) - target) if target is not None else 0.0
+            return named, named - len(names), -off, order.get(m[0].name, 0)
+        return max(matches, key=score)
+
+    out = []
+    for m, target, shown, suffix, tolerance in _answer_numbers(answer, strings, ctx.question):
+        found = best([(view, fact, col) for view, fact in candidates for col, v in fact.items()
+                      if isinstance(v, int | float) and not isinstance(v, bool)
+                      and _supports(float(v), target, shown, suffix, tolerance)], m.start(),
+                     shown if suffix == "%" else target)
+        if found is not None:
+            out.append(_figure(m.group(0).strip(), m.start(), *found))
+    lowered = answer.lower()
+    for name in sorted(strings, key=len, reverse=True):
+        pos = lowered.find(name.lower())
+        if len(name) < 3 or pos < 0 or any(f["start"] <= pos < f["start"] + len(f["text"]) for f in out):
+            continue
+        found = best([(view, fact, col) for view, fact in candidates for col, v in fact.items() if v == name], pos)
+        if found is not None:
+            out.append(_figure(answer[pos:pos + len(name)], pos, *found))
+    return sorted(out, key=lambda f: f["start"])
+
+
+def _figure(text: str, start: int, view: PredicateView, fact: dict, column: str) -> dict:
+    return {"text": text, "start": start, "predicate": view.name, "column": column,
+            "fact": [fact.get(c["name"]) for c in view.schema] if view.schema else list(fact.values())}
 
 
 # --- does the answer answer the question, and on what does it rest ------------------------------------------------

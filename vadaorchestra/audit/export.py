@@ -1,39 +1,22 @@
 """``trace export``: a logical trace as one self-contained program in our dialect.
 
-The trace records what a run did: every invocation (a tool and its parameters, and the rule that put the tool's
-facts into the workspace) and every synthesized rule. The export writes, for each invocation, the catalog program
-of its tool with the parameters bound (a set-at-a-time call as :func:`~vadaorchestra.datalog.foreach.bind_each`
-binds it), then the invocation rule exactly as recorded; after them every synthesized rule. So that two tools, or
-two calls of one tool, never collide, the predicates a tool program defines are renamed per invocation
-(``li9_above``), and its output predicate takes the tool's name, which is what the recorded rule reads
-(``ultimate_controller(B, C) :- get_ultimate_controller(B, C).``); a tool called more than once gets one name per
-call (``get_loans__li2``). Base data keep their ``@bind`` declarations, once each.
-
-``vadaorchestra datalog run EXPORT --data DATA`` then evaluates the trace over the data with no server, no workspace
-and no model; every predicate the trace hashed ends with the facts of its last recorded hash (``--hashes`` prints
-them). That is the paper's claim taken literally: evaluating the trace over the data yields the same facts.
+The program is what :class:`~vadaorchestra.mcp_server.lineage.ProgramWriter` writes for the trace's steps (every
+invoked tool program bound and renamed per invocation, the invocation rules as recorded, the synthesized rules),
+under a header naming the data folder and every predicate's last recorded hash. ``vadaorchestra datalog run EXPORT
+--data DATA --hashes`` then evaluates the trace over the data with no server, no workspace and no model, and prints
+hashes equal to the recorded ones: the paper's claim taken literally, evaluating the trace over the data yields the
+same facts.
 """
 
 from __future__ import annotations
 
-import json
 import os
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from vadaorchestra.agents.replay import load_trace
-from vadaorchestra.agents.trace import Step
-from vadaorchestra.datalog import ast as A
-from vadaorchestra.datalog.api import bind_params, parse
-from vadaorchestra.datalog.foreach import bind_each, each_source
-from vadaorchestra.datalog.printer import format_statement
 from vadaorchestra.errors import VadaError
-from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
-
-# annotations whose first argument names a predicate; @tool and @param describe a catalog program and are dropped
-_PRED_ANNOTATIONS = ("bind", "mapping", "output", "input")
+from vadaorchestra.mcp_server.lineage import ProgramWriter
 
 
 @dataclass
@@ -57,14 +40,10 @@ def export_trace(trace: str | Path, *, catalog: str | Path | None = None, data: 
     hashes: dict[str, tuple[int, str]] = {}
     for step in steps:
         hashes.update(step.hashes)
-    writer = _Writer(cat, steps)
-    blocks = []
-    for step in steps:
-        try:
-            blocks.append(writer.invocation(step) if step.kind == "LI" else writer.synthesized(step))
-        except VadaError as exc:
-            raise VadaError(f"{trace_path}: step {step.number} ({step.tool or step.note}): {exc}") from None
-    outputs = [f'@output("{p}").' for p in sorted(hashes) if p not in writer.outputs]
+    try:
+        body = ProgramWriter(cat, steps).program(sorted(hashes))
+    except VadaError as exc:
+        raise VadaError(f"{trace_path}: {exc}") from None
     root = cat.data_root.resolve()
     where = Path(out).resolve().parent if out is not None else Path.cwd()
     shown = os.path.relpath(root, where)
@@ -77,171 +56,8 @@ def export_trace(trace: str | Path, *, catalog: str | Path | None = None, data: 
         "% every predicate below ends with the facts of its last hash in the trace:",
         *(f"% = {p} {n} facts sha256:{h}" for p, (n, h) in sorted(hashes.items())),
         "",
-        *writer.base_lines(),
-        *blocks,
-        "% the predicates the trace recorded",
-        *outputs,
+        body,
     ]
     return Export("\n".join(lines).rstrip() + "\n", root, hashes, warnings)
 
 
-class _Writer:
-    def __init__(self, cat: Catalog, steps: list[Step]) -> None:
-        self.cat = cat
-        self.calls = Counter(s.tool for s in steps if s.kind == "LI")
-        self.schemas: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        self.base: dict[str, list[A.Annotation]] = {}  # base predicate -> its @bind and @mapping annotations
-        self.outputs: set[str] = set()
-        self.taken = {t for t in cat.tools} | {s.output for s in cat.tools.values()}
-        # the steps that add facts to each workspace predicate (a tool's output, written by its invocations)
-        self.writes: dict[str, list[int]] = {}
-        for step in steps:
-            if step.kind == "LI" and step.tool in cat.tools:
-                self.writes.setdefault(cat.tools[step.tool].output, []).append(step.number)
-        self.invocation_rules: dict[str, list[A.Statement]] = {}  # pred -> its invocation rules so far
-        for step in steps:
-            if step.program:
-                try:
-                    self.taken |= {st.atom.pred if isinstance(st, A.Fact) else h.pred
-                                   for st in parse(step.program).statements if isinstance(st, A.Rule | A.Fact)
-                                   for h in (st.head if isinstance(st, A.Rule) else (st.atom,))}
-                except VadaError:
-                    pass  # reported when the step is written
-
-    # --- one invocation -----------------------------------------------------------------------------------------------
-    def invocation(self, step: Step) -> str:
-        spec = self.cat.tools.get(step.tool or "")
-        if spec is None:
-            raise VadaError(f"the catalog has no tool {step.tool!r} (tools: {', '.join(self.cat.tools)})")
-        program = self._bound(spec, step.params)
-        defined = {h.pred for r in program.rules for h in r.head} | {f.atom.pred for f in program.facts}
-        rename = {p: self._fresh(f"li{step.number}_{p}") for p in defined if p != spec.output}
-        rename[spec.output] = step.tool if self.calls[step.tool] == 1 else self._fresh(f"{step.tool}__li{step.number}")
-        for pred in spec.base:
-            rename.update(self._base(spec, pred, step.number))
-        kept = [s for s in program.statements
-                if not (isinstance(s, A.Annotation) and (s.name in ("tool", "param", "output")
-                                                         or (s.name in ("bind", "mapping")
-                                                             and s.args[0].value in spec.base)))]
-        reads = {a.pred for s in kept if isinstance(s, A.Rule) for a in _body_atoms(s)} - defined - set(spec.base)
-        reads.discard(spec.output)
-        snapshots, earlier = self._snapshots(reads, step.number)
-        rename.update(snapshots)
-        body = [format_statement(_renamed(s, rename)) for s in kept]
-        rules = list(parse(step.program).statements) if step.program else []
-        renamed_rules = [_renamed(r, {step.tool: rename[spec.output], **snapshots}) for r in rules]
-        self.invocation_rules.setdefault(spec.output, []).extend(renamed_rules)
-        rule = step.program.strip() if renamed_rules == rules else "\n".join(map(format_statement, renamed_rules))
-        self.schemas[spec.output] = (spec.columns, spec.types)
-        shown = json.dumps(step.params, ensure_ascii=False)
-        return "\n".join([*earlier, f"% [LI {step.number}] {step.tool} {shown}: its program, bound and renamed",
-                          *body, f"% [LI {step.number}] the invocation rule, as recorded", rule, ""])
-
-    def _snapshots(self, reads: set[str], number: int) -> tuple[dict[str, str], list[str]]:
-        """Step ``number`` read the facts a workspace predicate had then: where later invocations add to it, the
-        step reads a copy of its invocation rules so far (``exposure__at7``), so the one fixpoint yields the facts
-        the trace recorded for the step (not those of the predicate's final state)."""
-        rename, lines = {}, []
-        for pred in sorted(reads):
-            if not any(w > number for w in self.writes.get(pred, ())) or pred not in self.invocation_rules:
-                continue
-            rename[pred] = new = self._fresh(f"{pred}__at{number}")
-            lines.append(f"% {pred} as step {number} read it (later steps add to it)")
-            lines += [format_statement(_renamed_head(r, pred, new)) for r in self.invocation_rules[pred]]
-        return rename, lines
-
-    def _bound(self, spec: ToolSpec, given: dict[str, Any]) -> A.Program:
-        consts = {k: v for k, v in given.items() if not isinstance(v, dict)}
-        program = bind_params(spec.program, consts)
-        for_each = {k: v["each"] for k, v in given.items() if isinstance(v, dict)}
-        if not for_each:
-            return program
-        where: dict[str, Any] = {}
-        for v in given.values():
-            if isinstance(v, dict):
-                where.update(v.get("where") or {})
-        pred = next(iter(for_each.values())).split(".")[0]
-        if pred not in self.schemas:
-            raise VadaError(f"\"each\" reads {pred!r}, which no earlier invocation of the trace wrote")
-        cols, types = self.schemas[pred]
-        source, each = each_source(spec.name, {p.name: p.type for p in spec.params}, pred, cols, types, for_each,
-                                   where)
-        return bind_each(program, each, source, output=spec.output)
-
-    def _base(self, spec: ToolSpec, pred: str, number: int) -> dict[str, str]:
-        """The base predicate's declarations, kept once; one bound differently by another tool is renamed."""
-        decl = [s for s in spec.program.annotations() if s.name in ("bind", "mapping") and s.args[0].value == pred]
-        known = self.base.get(pred)
-        if known is None:
-            self.base[pred] = decl
-            return {}
-        if known == decl:
-            return {}
-        new = self._fresh(f"li{number}_{pred}")
-        self.base[new] = [_renamed(s, {pred: new}) for s in decl]
-        return {pred: new}
-
-    def base_lines(self) -> list[str]:
-        if not self.base:
-            return []
-        return ["% base data, bound once", *(format_statement(s) for decl in self.base.values() for s in decl), ""]
-
-    # --- one synthesized program --------------------------------------------------------------------------------------
-    def synthesized(self, step: Step) -> str:
-        program = parse(step.program)
-        reads = {a.pred for s in program.rules for a in _body_atoms(s)}
-        snapshots, earlier = self._snapshots(reads, step.number)
-        text = step.program.strip()
-        if snapshots:
-            text = "\n".join(format_statement(_renamed(s, snapshots)) for s in program.statements)
-        for s in program.annotations("output"):
-            self.outputs.add(str(s.args[0].value))
-        columns: dict[str, dict[int, tuple[str, str]]] = {}
-        for s in program.annotations("mapping"):
-            pred, i, name, typ = (a.value for a in s.args)
-            columns.setdefault(str(pred), {})[int(i)] = (str(name), str(typ))
-        for pred, cols in columns.items():  # what a later set-at-a-time call over a synthesized predicate reads
-            ordered = [cols[i] for i in sorted(cols)]
-            self.schemas[pred] = (tuple(c for c, _ in ordered), tuple(t for _, t in ordered))
-        return "\n".join([*earlier, f"% [LM {step.number}] {step.note}", text, ""])
-
-    def _fresh(self, name: str) -> str:
-        while name in self.taken:
-            name += "_"
-        self.taken.add(name)
-        return name
-
-
-def _renamed(stmt: A.Statement, rename: dict[str, str]) -> A.Statement:
-    def atom(a: A.Atom) -> A.Atom:
-        return A.Atom(rename.get(a.pred, a.pred), a.args, a.span)
-
-    def literal(lit: A.BodyLiteral) -> A.BodyLiteral:
-        match lit:
-            case A.Atom():
-                return atom(lit)
-            case A.Negation(atom=at, span=span):
-                return A.Negation(atom(at), span)
-        return lit
-
-    match stmt:
-        case A.Rule(head=head, body=body, arrow=arrow, span=span):
-            return A.Rule(tuple(atom(h) for h in head), tuple(literal(b) for b in body), arrow, span)
-        case A.Fact(atom=at, span=span):
-            return A.Fact(atom(at), span)
-        case A.Constraint(body=body, span=span):
-            return A.Constraint(tuple(literal(b) for b in body), span)
-        case A.Annotation(name=name, args=args, span=span) if name in _PRED_ANNOTATIONS and args:
-            first = str(args[0].value)
-            return A.Annotation(name, (A.Const(rename.get(first, first)), *args[1:]), span)
-    return stmt
-
-
-def _body_atoms(rule: A.Rule) -> list[A.Atom]:
-    return [b.atom if isinstance(b, A.Negation) else b for b in rule.body if isinstance(b, A.Atom | A.Negation)]
-
-
-def _renamed_head(stmt: A.Statement, pred: str, new: str) -> A.Statement:
-    assert isinstance(stmt, A.Rule)
-    return A.Rule(tuple(A.Atom(new if h.pred == pred else h.pred, h.args, h.span) for h in stmt.head), stmt.body,
-                  stmt.arrow, stmt.span)

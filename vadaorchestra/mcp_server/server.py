@@ -32,7 +32,7 @@ from vadaorchestra.mcp_server.workspace import MAX_K, THRESHOLD_OPS, Workspace
 
 PY_TYPES: dict[str, type] = {"string": str, "int": int, "float": float, "bool": bool}
 BUILTIN_TOOLS = ("list_tools", "get_dependencies", "get_cardinality", "get_statistics", "get_top_k",
-                 "describe_predicate", "validate_program", "run_program", "lookup_values")
+                 "describe_predicate", "validate_program", "run_program", "lookup_values", "explain")
 INSTRUCTIONS = """\
 Reasoning tools over a Datalog engine. Each catalog tool runs a logic program and materializes its output predicate
 in this session's workspace; its result shows the cardinality, schema and a preview. Call list_tools first; a tool
@@ -303,6 +303,24 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
         """Schema, cardinality, origin (which tool invocations or synthesized program produced it), first facts and a
         content hash (sha256 of the sorted facts) of a materialized predicate."""
         return await _call(sessions, ctx, Workspace.describe, predicate)
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    async def explain(
+        predicate: Pred,
+        fact: Annotated[list[str | int | float | bool | None], Field(
+            description="The fact's values, one per column of the predicate in schema order; null matches any value "
+                        "(the first matching fact is explained)")],
+        ctx: Context,
+        max_contributions: Annotated[int, Field(description="Contributions shown per aggregate (1 to 100)",
+                                                strict=True)] = 10,
+    ) -> dict[str, Any]:
+        """Why a fact holds: one derivation tree of it, down to base facts, each with its data file and line. Each
+        node names the rule that derived it; an aggregate shows its contributing facts (the first
+        max_contributions, with their count); a negated atom shows as "no fact matches"; recursion (company
+        control) is explained only by facts derived earlier. A fact that does not hold gets status "not derived"."""
+        if not 1 <= max_contributions <= 100:
+            raise ToolError("max_contributions must be between 1 and 100")
+        return await _call(sessions, ctx, Workspace.explain, predicate, fact, max_contributions)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     async def validate_program(program: Program, ctx: Context) -> dict[str, Any]:

@@ -90,6 +90,8 @@ class Workspace:
         if not self._closed:
             self._closed = True
             self.con.close()
+            if getattr(self, "_explained", None) is not None:
+                self._explained[1].close()
 
     def remove(self) -> None:
         """Close the database and delete its file (and the folder, when the workspace made it)."""
@@ -354,6 +356,47 @@ class Workspace:
         out["content_hash"] = self.content_hash(pred)
         out["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 2)
         return out
+
+    def explain(self, pred: str, values: list[Any], max_contributions: int = 10) -> dict[str, Any]:
+        """One derivation tree of the fact ``pred(values)`` (``None``: any value), down to base facts with their
+        file and line, from the session's invocations and synthesized programs (see
+        :mod:`vadaorchestra.datalog.explain`); a fact that does not hold is answered "not derived"."""
+        from vadaorchestra.datalog.explain import NotDerived
+
+        start = time.perf_counter()
+        self._schema(pred)
+        if not isinstance(values, list | tuple):
+            raise WorkspaceError(f"fact must be a list of the values of {pred!r}, got {values!r}")
+        explainer = self._explainer(max_contributions)
+        try:
+            node = explainer.explain(pred, list(values))
+        except NotDerived as exc:
+            return {"status": "not derived", "predicate": pred, "message": str(exc),
+                    "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+        except VadaError as exc:
+            raise WorkspaceError(str(exc)) from None
+        return {"status": "ok", "predicate": pred, "fact": node.fact, "tree": node.to_dict(),
+                "leaves": [leaf.to_dict() for leaf in node.leaves() if leaf.kind == "base"][:50],
+                "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+    def _explainer(self, max_contributions: int):
+        """The session's run as one program (:class:`~vadaorchestra.mcp_server.lineage.ProgramWriter`), evaluated
+        for explanations; kept until the next call that writes."""
+        from vadaorchestra.datalog.explain import Explainer
+        from vadaorchestra.mcp_server.lineage import LogStep, ProgramWriter
+
+        key = (len(self.log), max_contributions)
+        cached = getattr(self, "_explained", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        steps = [LogStep("LI" if inv.kind == "tool" else "LM", inv.seq, inv.name if inv.kind == "tool" else None,
+                         dict(inv.params), inv.text or "", "") for inv in self.log]
+        text = ProgramWriter(self.catalog, steps).program()
+        explainer = Explainer(text, data_root=self.catalog.data_root, max_contributions=max_contributions)
+        if cached is not None:
+            cached[1].close()
+        self._explained = (key, explainer)
+        return explainer
 
     # --- data manipulation --------------------------------------------------------------------------------------------
     def validate_program(self, text: str) -> dict[str, Any]:
