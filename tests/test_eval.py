@@ -321,3 +321,20 @@ def test_a_sample_is_stratified_seeded_the_same_for_every_approach_and_recorded(
     assert summary["sample"] == {"n": 3, "seed": 3, "ids": [q["id"] for q in ds.sample(3, seed=3)]}
     with pytest.raises(EvalError, match="not both"):
         evaluate("bank_qa", "vadaorchestra", sample=3, limit=2, out_dir=tmp_path)
+
+
+@pytest.mark.skipif(not __import__("vadaorchestra.datalog.engines", fromlist=["x"]).souffle_available(),
+                    reason="the 'souffle' binary is not on PATH")
+def test_a_multi_hop_trace_replays_with_the_same_facts_on_both_engines(tmp_path):
+    from vadaorchestra.agents.run import ask_sync
+    from vadaorchestra.audit.engines import verify_engines
+
+    root = tmp_path / "root"
+    root.mkdir()
+    _tiny(root / "data")
+    question = "Which banks lend to the companies controlled by Person A?"
+    result = ask_sync(question, catalog=SCENARIO / "catalog", data=root, trace=tmp_path / "trace.dl")
+    assert result.verified and "Bank 1" in result.answer and "Bank 2" in result.answer, result.answer
+    reports, differences, notes = verify_engines(tmp_path / "trace.dl")
+    assert [r.engine for r in reports] == ["duckdb", "souffle"] and all(r.ok for r in reports)
+    assert differences == [] and reports[0].final and reports[0].final == reports[1].final

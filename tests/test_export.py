@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from vadaorchestra.agents.trace import TraceWriter, invocation_rule
@@ -83,3 +84,48 @@ def test_bad_input_is_a_precise_error_and_writes_nothing(tmp_path):
                                                    "loans($bank_name, B, Id, A) :- A > 0,"))
     result = runner.invoke(app, ["trace", "export", str(trace), "--out", str(out)])
     assert result.exit_code == 1 and "catalog's programs differ" in result.output and not out.exists()
+    result = runner.invoke(app, ["explain", str(trace), 'loans("Bank Gamma", _, _, _)'])
+    assert result.exit_code == 1 and "catalog's programs differ" in result.output
+    good = _trace_by_hand(tmp_path / "good")
+    for fact, message in (('loans("Bank Gamma"', "not a fact"), ("nope(1)", "unknown predicate 'nope'"),
+                          ('loans("Bank Omega", _, _, _)', "not derived")):
+        result = runner.invoke(app, ["explain", str(good), fact])
+        assert result.exit_code == 1 and message in result.output, result.output
+    result = runner.invoke(app, ["explain", str(tmp_path / "missing.dl"), "loans(_, _, _, _)"])
+    assert result.exit_code == 1 and "cannot read trace" in result.output
+
+
+@pytest.mark.skipif(not __import__("vadaorchestra.datalog.engines", fromlist=["x"]).souffle_available(),
+                    reason="the 'souffle' binary is not on PATH")
+def test_engines_whose_float_sums_differ_in_the_last_bits_only_are_told_apart_from_a_real_difference(tmp_path):
+    """Soufflé adds floats in its own order: the documented tolerance, reported as a note, not as an error."""
+    import random
+
+    from vadaorchestra.audit.engines import verify_engines
+
+    catalog = tmp_path / "catalog"
+    shutil.copytree(EXAMPLES, catalog)
+    rng = random.Random(3)
+    lines = ["bank,borrower,loan_id,amount"] + [
+        f"Bank Gamma,Borrower {i % 40},L{i},{rng.uniform(1, 9) * 10 ** rng.randint(0, 6):.6f}" for i in range(4000)]
+    (catalog / "data" / "loans.csv").write_text("\n".join(lines) + "\n")
+    ws = Workspace(Catalog.load(catalog), tmp_path / "ws.duckdb")
+    spec = ws.catalog.tools["get_loans"]
+    total = '@output("total"). total(B, X, T) :- loans(B, X, I, A), T = sum(A).'
+    writer = TraceWriter(tmp_path / "trace.dl", {"question": "q", "catalog": str(catalog),
+                                                 "catalog_hash": ws.catalog.content_hash, "data": str(catalog)})
+    try:
+        ws.invoke("get_loans", {"bank_name": "Bank Gamma"})
+        rule = invocation_rule("get_loans", {"bank_name": "Bank Gamma"}, "loans", list(spec.columns),
+                               spec.param_columns)
+        writer.invocation("get_loans", {"bank_name": "Bank Gamma"}, 0, rule,
+                          {"loans": (4000, ws.content_hash("loans"))})
+        ws.run_program(total)
+        writer.manipulation(total, "sum per borrower", {"total": (40, ws.content_hash("total"))})
+    finally:
+        writer.close()
+        ws.close()
+    reports, errors, notes = verify_engines(tmp_path / "trace.dl")
+    assert errors == [] and reports[0].ok
+    assert notes == ["predicate 'total': the engines' floats differ in their last bits only (within 1e-12 relative)"]
+    assert reports[1].mismatches and "'total' differs" in reports[1].mismatches[0].message  # vs DuckDB's record

@@ -303,6 +303,30 @@ def test_the_group_figure_of_the_answer_is_explained_down_to_rows_of_the_data_fi
     assert bad.exit_code == 1 and "has 3 column(s)" in bad.output
 
 
+@pytest.mark.skipif(not __import__("vadaorchestra.datalog.engines", fromlist=["x"]).souffle_available(),
+                    reason="the 'souffle' binary is not on PATH")
+def test_both_engines_replay_the_trace_to_the_same_facts_and_a_difference_is_named(gamma_run, data, tmp_path):
+    import shutil
+
+    from vadaorchestra.agents.replay import compare_engines, replay
+    from vadaorchestra.audit.engines import verify_engines
+
+    _, folder = gamma_run
+    reports, differences, notes = verify_engines(folder / "trace.dl")
+    assert all(r.ok for r in reports) and differences == [] and len(reports[0].final) == 13
+    # the data changed between the two replays: one loan of DeepLogic Ltd grows by 1
+    changed = tmp_path / "data"
+    shutil.copytree(data, changed)
+    loans = (changed / "loans.csv").read_text().splitlines()
+    i = next(k for k, line in enumerate(loans) if "DeepLogic Ltd" in line and line.startswith("Bank Gamma"))
+    head, amount = loans[i].rsplit(",", 1)
+    loans[i] = f"{head},{float(amount) + 1:.1f}"
+    (changed / "loans.csv").write_text("\n".join(loans) + "\n")
+    other = replay(folder / "trace.dl", data=changed, engine="souffle")
+    named = " ".join(compare_engines(reports[0], other))
+    assert "predicate 'loans' differs between the engines" in named and "'exposure'" in named
+
+
 def test_the_trace_replays(gamma_run):
     _, folder = gamma_run
     report = replay(folder / "trace.dl")

@@ -212,22 +212,38 @@ def replay_cmd(
     trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask'.")],
     catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
     data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
-    engine: Annotated[str | None, typer.Option("--engine", help="Engine (default: the trace's).")] = None,
+    engine: Annotated[str | None, typer.Option("--engine", help="Engine (default: the trace's): duckdb or "
+                                               "souffle.")] = None,
+    verify_engines: Annotated[bool, typer.Option("--verify-engines", help="Replay on DuckDB and on Soufflé and "
+                                                 "report every predicate whose facts differ between them.")] = False,
 ) -> None:
-    """Re-execute TRACE with no LLM; exit 1 naming each predicate whose facts differ from the recorded hashes."""
+    """Re-execute TRACE with no LLM; exit 1 naming each predicate whose facts differ from the recorded hashes (or,
+    with --verify-engines, between the two engines)."""
     from vadaorchestra.agents.replay import replay
+    from vadaorchestra.audit.engines import verify_engines as on_both
 
     try:
-        report = replay(trace, catalog=catalog, data=data, engine=engine)
+        if verify_engines:
+            reports, differences, notes = on_both(trace, catalog=catalog, data=data)
+        else:
+            reports, differences, notes = [replay(trace, catalog=catalog, data=data, engine=engine)], [], []
     except VadaError as exc:
         _fail(exc)
-    for w in report.warnings:
+    for n in notes:
+        typer.echo(f"note: {n}", err=True)
+    for w in dict.fromkeys(w for r in reports for w in r.warnings):
         typer.echo(f"warning: {w}", err=True)
-    for m in report.mismatches:
-        typer.echo(f"error: {m.message}", err=True)
-    if not report.ok:
+    for r in reports:
+        for m in r.mismatches:
+            typer.echo(f"error: {r.engine}: {m.message}" if verify_engines else f"error: {m.message}", err=True)
+    for d in differences:
+        typer.echo(f"error: {d}", err=True)
+    if differences or not all(r.ok for r in reports):
         raise typer.Exit(1)
-    typer.echo(f"{trace}: {report.steps} steps replayed, {report.hashes_checked} hashes identical")
+    for r in reports:
+        typer.echo(f"{trace}: {r.steps} steps replayed on {r.engine}, {r.hashes_checked} hashes identical")
+    if verify_engines:
+        typer.echo(f"{trace}: both engines derived the same facts for all {len(reports[0].final)} predicates")
 
 
 @trace_app.command("export")

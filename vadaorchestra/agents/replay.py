@@ -27,6 +27,8 @@ class ReplayReport:
     hashes_checked: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    engine: str = ""
+    final: dict[str, tuple[int, str]] = field(default_factory=dict)  # pred -> its replayed (facts, sha256) at the end
 
     @property
     def ok(self) -> bool:
@@ -52,8 +54,9 @@ async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, 
     from vadaorchestra.mcp_server.server import ReasoningServer
 
     header, steps, cat, warnings = load_trace(Path(trace), catalog=catalog, data=data)
-    report = ReplayReport(steps=len(steps), warnings=warnings)
-    server = ReasoningServer(cat, engine=engine or header.get("engine") or "duckdb", preview=1)
+    engine = engine or header.get("engine") or "duckdb"
+    report = ReplayReport(steps=len(steps), warnings=warnings, engine=engine)
+    server = ReasoningServer(cat, engine=engine, preview=1)
     try:
         async with create_connected_server_and_client_session(server.mcp) as client:
             for step in steps:
@@ -69,6 +72,7 @@ async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, 
                     report.hashes_checked += 1
                     d = await client.call_tool("describe_predicate", {"predicate": pred})
                     got = json.loads(d.content[0].text) if not d.isError else {}
+                    report.final[pred] = (got.get("cardinality", -1), str(got.get("content_hash")))
                     if got.get("content_hash") != digest:
                         report.mismatches.append(Mismatch(
                             step.number, pred, f"step {step.number}: predicate {pred!r} differs: recorded {n} facts "
@@ -77,6 +81,18 @@ async def replay_async(trace: str | Path, *, catalog: str | Path | None = None, 
     finally:
         server.close()
     return report
+
+
+def compare_engines(first: ReplayReport, second: ReplayReport) -> list[str]:
+    """Every predicate whose facts at the end of the two replays differ, in words."""
+    out = []
+    for pred in sorted(set(first.final) | set(second.final)):
+        a, b = first.final.get(pred), second.final.get(pred)
+        if a != b:
+            def shown(r: ReplayReport, v: tuple[int, str] | None) -> str:
+                return f"{r.engine}: " + (f"{v[0]} facts sha256:{v[1][:12]}…" if v else "absent")
+            out.append(f"predicate {pred!r} differs between the engines ({shown(first, a)}; {shown(second, b)})")
+    return out
 
 
 def load_trace(trace_path: Path, *, catalog: str | Path | None = None, data: str | Path | None = None
