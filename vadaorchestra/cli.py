@@ -170,7 +170,8 @@ def ask_cmd(
     model: ModelOpt = None,
     model_path: ModelPathOpt = None,
     trace: Annotated[Path | None, typer.Option("--trace", help="Write the logical trace here.")] = None,
-    report: Annotated[Path | None, typer.Option("--report", help="Folder for trace.dl, run.json and plan.svg.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Folder for trace.dl, run.json, plan.svg and the "
+                                                "page index.html.")] = None,
     engine: EngineOpt = "duckdb",
     max_iterations: Annotated[int, typer.Option("--max-iterations", help="Planning iterations at most.")] = 3,
 ) -> None:
@@ -199,12 +200,44 @@ def ask_cmd(
     except VadaError as exc:
         _fail(exc)
     typer.echo(result.answer)
+    if report is not None:
+        _page(report / "trace.dl", lambda msg: console.print(msg, highlight=False, markup=False))
     where = [str(p) for p in (trace, report) if p is not None]
     console.print(f"{len(result.ctx.plan.stages)} stages, {len(result.calls)} tool calls, "
                   f"{len(result.ctx.synthesized)} synthesized rule sets, {result.elapsed_s:.2f} s; "
                   f"trace: {', '.join(where)}", highlight=False, markup=False)
     if not result.verified:
         raise typer.Exit(2)
+
+
+def _page(trace: Path, say) -> None:
+    """The report page next to a run's trace; a failure to build it is said, and does not fail the run."""
+    from vadaorchestra.audit.page import build_page
+
+    try:
+        page = build_page(trace)
+    except VadaError as exc:
+        say(f"warning: no report page: {exc}")
+        return
+    say(f"report page: {page} ({page.stat().st_size:,} bytes)")
+
+
+@app.command("report")
+def report_cmd(
+    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for index.html (default: the trace's).")] = None,
+    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+) -> None:
+    """Build the report page of TRACE (index.html: plan, trace, facts, and a proof behind each figure of the
+    answer), re-deriving the facts with no model; the run.json next to the trace adds the answer and the tokens."""
+    from vadaorchestra.audit.page import build_page
+
+    try:
+        page = build_page(trace, out, catalog=catalog, data=data)
+    except VadaError as exc:
+        _fail(exc)
+    typer.echo(f"{page} ({page.stat().st_size:,} bytes)")
 
 
 @app.command("replay")

@@ -133,6 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     print(_tokens_line(result.tokens, client is not None))
     print(f"trace: {trace}")
     print(f"replay: vadaorchestra replay {trace}")
+    from vadaorchestra.audit.page import build_page
+    from vadaorchestra.errors import VadaError
+
+    try:
+        page = build_page(trace)
+        print(f"report page: {page} ({page.stat().st_size:,} bytes)")
+    except VadaError as exc:
+        print(f"warning: no report page: {exc}", file=sys.stderr)
     return 0 if result.verified else 2
 
 

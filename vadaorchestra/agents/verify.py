@@ -181,14 +181,16 @@ def answer_figures(answer: str, ctx: RunContext) -> list[dict]:
                      shown if suffix == "%" else target)
         if found is not None:
             out.append(_figure(m.group(0).strip(), m.start(), *found))
-    lowered = answer.lower()
     for name in sorted(strings, key=len, reverse=True):
-        pos = lowered.find(name.lower())
-        if len(name) < 3 or pos < 0 or any(f["start"] <= pos < f["start"] + len(f["text"]) for f in out):
+        if len(name) < 3:
             continue
-        found = best([(view, fact, col) for view, fact in candidates for col, v in fact.items() if v == name], pos)
-        if found is not None:
-            out.append(_figure(answer[pos:pos + len(name)], pos, *found))
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", answer, re.I):
+            pos = m.start()
+            if any(f["start"] <= pos < f["start"] + len(f["text"]) or pos <= f["start"] < m.end() for f in out):
+                continue
+            found = best([(view, fact, col) for view, fact in candidates for col, v in fact.items() if v == name], pos)
+            if found is not None:
+                out.append(_figure(m.group(0), pos, *found))
     return sorted(out, key=lambda f: f["start"])
 
 
