@@ -48,5 +48,7 @@ def test_every_offline_answer_equals_the_ground_truth_and_its_trace_replays(tmp_
     out = capsys.readouterr().out
     assert code == 0, out
     assert "6/6 answers equal the ground truth" in out
-    for trace in sorted((tmp_path / "out").glob("trace-*.dl"))[:2]:
+    traces = sorted((tmp_path / "out").glob("q*/trace.dl"))
+    assert len(traces) == 6 and all((t.parent / "index.html").stat().st_size < 2_000_000 for t in traces)
+    for trace in traces[:2]:
         assert replay(trace).ok

@@ -2,6 +2,8 @@
 questions with the offline policy, and check every answer against ground truth computed without the engine.
 
     vadaorchestra run company-control [--companies 100000] [--questions 3] [--seed 3]
+
+Each question leaves OUT/qN/: trace.dl, run.json, plan.svg and the report page index.html.
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ def main(argv=None) -> int:
         with LocalServer(HERE / "catalog", root) as params:
             for i, (kind, question, company) in enumerate(asked):
                 t = time.perf_counter()
+                folder = args.out / f"q{i + 1}"  # trace.dl, run.json, plan.svg, and the page index.html
                 r = await ask(question, server_params=params, catalog=HERE / "catalog", data=root,
-                              trace=args.out / f"trace-{i + 1}.dl", model_client=client)
+                              trace=folder / "trace.dl", report=folder, model_client=client)
                 results.append((kind, question, company, r, time.perf_counter() - t))
         return results
 
@@ -87,7 +90,11 @@ def main(argv=None) -> int:
         ok += good
         print(f"{'ok ' if good else 'BAD'} {secs:5.2f} s  {question}\n      answer: {r.answer.splitlines()[0]}"
               + ("" if good else f"\n      expected: {gold}"))
-    print(f"{ok}/{len(asked)} answers equal the ground truth; traces in {args.out}/")
+    from vadaorchestra.audit.page import build_page
+
+    pages = [build_page(args.out / f"q{i + 1}" / "trace.dl") for i in range(len(asked))]
+    print(f"{ok}/{len(asked)} answers equal the ground truth; traces and report pages in {args.out}/q*/ "
+          f"(pages of {min(p.stat().st_size for p in pages):,} to {max(p.stat().st_size for p in pages):,} bytes)")
     return 0 if ok == len(asked) else 1
 
 

@@ -65,6 +65,7 @@ def build_page(trace: str | Path, out: str | Path | None = None, *, catalog: str
     fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".html", dir=target)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+    os.chmod(tmp, 0o644)  # mkstemp makes it private; the page is meant to be read and archived
     final = target / "index.html"
     os.replace(tmp, final)
     return final
@@ -321,6 +322,10 @@ def _html(page: dict[str, Any], plan_svg: str, tokens_svg: str) -> str:
             preds.append(f"<p>{e(p['name'])}: {p['facts']:,} facts after this step ({shown} shown)</p>"
                          f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         ms = f" · {s['ms']:,.0f} ms" if isinstance(s["ms"], int | float) else ""
+        decided = page["tokens"].get(s["token_step"])
+        if decided:
+            verb = "would have sent (offline: no model called)" if page["policy"] == "offline" else "sent"
+            ms += f" · decided in step {s['token_step']}, whose prompts {verb} {decided.get('sent', 0):,} tokens"
         kind = "invocation" if s["kind"] == "LI" else "synthesized rules"
         steps.append(f'<details class="step" data-step="{s["number"]}"><summary><span class="kind">'
                      f'[{s["kind"]} {s["number"]}]</span> {e(kind)}: {e(s["title"])}{ms}</summary>'
