@@ -9,6 +9,7 @@ import random
 
 import duckdb
 import pandas as pd
+import pytest
 
 from vadaorchestra.datalog import api
 
@@ -103,3 +104,13 @@ control(X,Y) :- total(X,Y,S), S > 0.5.
     held = {y: s for x, y, s in totals if x == 0 and y >= 1000}
     assert len(held) == targets and sum(1 for s in held.values() if s > 0.5) > 0
     assert all(_close(s, math.fsum(stakes[y]), 1e-12) for y, s in held.items())
+
+
+def test_a_float_sum_beyond_the_exact_range_is_a_located_error_not_a_wrong_number():
+    from vadaorchestra.errors import EngineError
+
+    program = "t(1, 4.0e18). t(1, 3.0e18). t(1, 3.5e18).\ns(K, T) :- t(K, X), T = sum(X).\n@output(\"s\").\n"
+    with pytest.raises(EngineError, match=r"a float sum reaches 2\^63") as info:
+        api.run(program)
+    assert info.value.diagnostics and info.value.diagnostics[0].span.line == 2
+    assert api.run(program.replace("4.0e18", "4.0e17")).rows("s") == [(1, 6.9e18)]

@@ -147,6 +147,9 @@ class _Run:
             msg = str(exc).split("\n")[0]
             for prefix in ("Invalid Input Error: ", "Conversion Error: ", "Out of Range Error: "):
                 msg = msg.replace(prefix, "")
+            if "INT128" in msg or "HUGEINT" in msg:  # the exact float sum of sql._EXACT_SUM ran out of range
+                msg = ("a float sum reaches 2^63 (9.2e18) in magnitude: floats are summed exactly, as fixed point "
+                       "with 64 fraction bits, up to that bound (docs/LANGUAGE-NOTES.md)")
             text = f"{label}: {msg}" if label and label not in msg else msg
             raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text) from None
 
