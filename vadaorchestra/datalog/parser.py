@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import re
+from bisect import bisect_right
 from importlib import resources
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
@@ -202,14 +204,120 @@ class _Builder(Transformer):
         return [s for group in c for s in group]
 
 
+# --- plain facts without lark ------------------------------------------------------------------------------------------
+# A program of 100,000 inline facts took 25-48 s through lark (issue 11); facts are most of such programs, so a
+# statement that is one atom of constants, ``edge("a", "b", 0.5).``, is read by this regex, and every other statement
+# goes to lark with the facts blanked out (same length, newlines kept), so lark's positions and messages are unchanged.
+_CONST = r'"(?:\\.|[^"\\\n])*"|-?[ \t]*(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)|#T|#F'
+_FACT = re.compile(rf"(?:\s+|%[^\n]*)*([a-z][A-Za-z0-9_]*)[ \t]*\([ \t]*((?:{_CONST})(?:[ \t]*,[ \t]*(?:{_CONST}))*)"
+                   rf"[ \t]*\)[ \t]*\.")  # whitespace and comments, then one fact
+_ARGS = re.compile(_CONST)
+_SKIP = re.compile(r"(?:\s+|%[^\n]*)+")
+
+
+def _fast_facts(text: str, source: str, lines: list[int]) -> list[tuple[int, int, A.Fact]] | None:
+    """The plain facts of ``text`` with their offsets, or None when a statement's end cannot be found (lark then
+    reads all of it). Only statement starts are tried: a statement ends at a '.' outside strings, comments and
+    numbers. ``lines``: the offset of each line's start."""
+    out: list[tuple[int, int, A.Fact]] = []
+    pos, n = 0, len(text)
+    match, const, fact_t, atom_t, span_t = _FACT.match, A.Const, A.Fact, A.Atom, Span
+    while pos < n:
+        m = match(text, pos)
+        if m is not None and m.group(1) != "not":
+            start = m.start(1)
+            line = bisect_right(lines, start)
+            column = start - lines[line - 1] + 1
+            span = span_t(source, line, column, line, column + m.end() - start)
+            args = tuple(const(_const_value(tok, source, line)) for tok in _ARGS.findall(m.group(2)))
+            out.append((start, m.end(), fact_t(atom_t(m.group(1), args, span), span)))
+            pos = m.end()
+            continue
+        skip = _SKIP.match(text, pos)
+        if skip is not None:
+            pos = skip.end()
+            if pos >= n:
+                break
+        end = _statement_end(text, pos)
+        if end is None:
+            return None
+        pos = end
+    return out
+
+
+def fact_term_span(text: str, fact: A.Fact, index: int) -> Span | None:
+    """The span of the ``index``-th argument of a fact the fast path read (its constants carry none, to keep 100,000
+    facts cheap); found again in the program ``text`` when a diagnostic needs it."""
+    span = fact.span
+    if span is None or not text:
+        return span
+    lines = text.split("\n", span.line)
+    if len(lines) < span.line:
+        return span
+    line = lines[span.line - 1]
+    opening = line.find("(", span.column - 1)
+    close = span.end_column - 1 if span.end_column else len(line)
+    found = list(_ARGS.finditer(line, opening + 1, close))
+    if opening < 0 or index >= len(found):
+        return span
+    m = found[index]
+    return Span(span.source, span.line, m.start() + 1, span.line, m.end() + 1)
+
+
+def _const_value(token: str, source: str, line: int):
+    first = token[0]
+    if first == '"':
+        return token[1:-1] if "\\" not in token else unescape_string(token, Span(source, line, 1))
+    if first == "#":
+        return token == "#T"
+    if first == "-" and (" " in token or "\t" in token):
+        token = token.replace(" ", "").replace("\t", "")
+    if "." in token or "e" in token or "E" in token:
+        return float(token)
+    return int(token)
+
+
+def _statement_end(text: str, pos: int) -> int | None:
+    """Offset just after the '.' ending the statement that starts at ``pos``; None when there is none."""
+    i, n = pos, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\n":
+                    return None
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif ch == "%":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif ch == "." and not (i > 0 and text[i - 1].isdigit() and i + 1 < n and text[i + 1].isdigit()):
+            return i + 1
+        else:
+            i += 1
+    return None
+
+
 def parse(text: str, source: str = "<program>") -> A.Program:
     """Parse program text into a :class:`~vadaorchestra.datalog.ast.Program`.
 
     Raises :class:`DatalogSyntaxError` with a located diagnostic on the first syntax error.
     """
     try:
-        tree = _lark().parse(text)
-        statements = _Builder(source).transform(tree)
+        lines = [0, *(m.end() for m in re.finditer("\n", text))] if text.count("(") > 64 else []
+        facts = _fast_facts(text, source, lines) if lines else None
+        if facts:
+            pieces, at = [], 0
+            for start, end, _fact in facts:  # a fact holds no newline: blank it with spaces
+                pieces += [text[at:start], " " * (end - start)]
+                at = end
+            rest = "".join([*pieces, text[at:]])
+            statements = _Builder(source).transform(_lark().parse(rest)) if rest.strip() else []
+            statements = _merge(lines, statements, facts)
+        else:
+            tree = _lark().parse(text)
+            statements = _Builder(source).transform(tree)
     except UnexpectedInput as exc:
         raise DatalogSyntaxError(_describe(exc), [Diagnostic(_exc_span(exc, source), _describe(exc))], text) from None
     except _Reject as exc:
@@ -220,6 +328,20 @@ def parse(text: str, source: str = "<program>") -> A.Program:
             raise DatalogSyntaxError(inner.message, [Diagnostic(inner.span, inner.message)], text) from None
         raise
     return A.Program(tuple(statements), source, text)
+
+
+def _merge(starts: list[int], statements: list, facts: list[tuple[int, int, A.Fact]]) -> list:
+    """Lark's statements and the fast path's facts in the order of the text (``starts``: each line's offset)."""
+    if not statements:
+        return [f for _s, _e, f in facts]
+
+    def offset(stmt) -> int:
+        span = stmt.span if stmt.span is not None else getattr(getattr(stmt, "atom", None), "span", None)
+        return starts[span.line - 1] + span.column - 1 if span is not None and span.line else 0
+
+    keyed = [(offset(s), 1, s) for s in statements] + [(start, 0, f) for start, _end, f in facts]
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    return [s for _o, _k, s in keyed]
 
 
 def _exc_span(exc: UnexpectedInput, source: str) -> Span:

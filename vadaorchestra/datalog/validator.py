@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.parser import fact_term_span
 from vadaorchestra.datalog.types import FUNCTIONS, NUMERIC, TYPES, ColType, TypeClash, comparable, join, type_of_value
 from vadaorchestra.errors import Diagnostic, Span, ValidationError
 
@@ -196,7 +197,8 @@ class _Validator:
                 row = []
                 for i, t in enumerate(stmt.atom.args):
                     if isinstance(t, A.Const):
-                        self._set_col(stmt.atom.pred, i, type_of_value(t.value), t.span or stmt.span)
+                        self._set_col(stmt.atom.pred, i, type_of_value(t.value),
+                                      t.span or (stmt, i))
                         row.append(t.value)
                     elif isinstance(t, A.Param):
                         self._set_col(stmt.atom.pred, i, self._param_type(t.name), t.span or stmt.span)
@@ -380,7 +382,10 @@ class _Validator:
                 continue
             for const in _consts_of(stmt):
                 if isinstance(const.value, str) and NULL_PATTERN.fullmatch(const.value):
-                    self.error(const.span or stmt.span, f"the string {const.value!r} is reserved: labelled nulls are "
+                    where = const.span
+                    if where is None and isinstance(stmt, A.Fact):
+                        where = self._fact_term_span(stmt, next(i for i, a in enumerate(stmt.atom.args) if a is const))
+                    self.error(where or stmt.span, f"the string {const.value!r} is reserved: labelled nulls are "
                                "written _:n<number> and a program may not spell one")
 
     def _check_params(self, used: set[str]) -> None:
@@ -564,16 +569,22 @@ class _Validator:
                                "other rule", [(ri.span, "aggregate rule")])
 
     # --- types --------------------------------------------------------------------------------------------------------
-    def _set_col(self, pred: str, idx: int, typ: ColType | None, span: Span | None, origin: str | None = None) -> bool:
+    def _fact_term_span(self, stmt: A.Fact, i: int) -> Span | None:
+        return fact_term_span(self.p.text or "", stmt, i)
+
+    def _set_col(self, pred: str, idx: int, typ: ColType | None, span, origin: str | None = None) -> bool:
+        """``span``: a Span, None, or (fact, argument index) of a fast-path fact, whose span is found only when it is
+        kept or reported."""
         if typ is None:
             return False
         old = self.col_type.get((pred, idx))
         if old is None:
-            self.col_type[(pred, idx)] = (typ, span)
+            self.col_type[(pred, idx)] = (typ, self._fact_term_span(*span) if isinstance(span, tuple) else span)
             return True
         try:
             new = join(old[0], typ)
         except TypeClash:
+            span = self._fact_term_span(*span) if isinstance(span, tuple) else span
             self.error(span, f"type conflict: column {idx} of {pred!r} gets {_a(typ)} here but is {_a(old[0])}"
                        + (f" ({origin})" if origin and span is None else ""),
                        [(old[1], f"{old[0]} comes from here")] if old[1] else [])
@@ -779,6 +790,9 @@ def _consts_of(stmt: A.Statement):
 
 
 def _terms_of(stmt: A.Statement, kind: type):
+    if isinstance(stmt, A.Fact):  # most statements of a large program: no walk (issue 11)
+        return [a for a in stmt.atom.args if isinstance(a, kind)]
+
     def walk(node):
         match node:
             case A.Param() | A.Const() | A.Var():
@@ -806,15 +820,16 @@ def _terms_of(stmt: A.Statement, kind: type):
             case A.Assignment(value=value):
                 yield from walk(value)
 
-    match stmt:
-        case A.Fact(atom=atom):
-            yield from walk(atom)
-        case A.Rule(head=head, body=body):
-            for n in head + body:
-                yield from walk(n)
-        case A.Constraint(body=body):
-            for n in body:
-                yield from walk(n)
+    def statement():
+        match stmt:
+            case A.Rule(head=head, body=body):
+                for n in head + body:
+                    yield from walk(n)
+            case A.Constraint(body=body):
+                for n in body:
+                    yield from walk(n)
+
+    return statement()
 
 
 def _tarjan(nodes: list[str], succ: dict[str, list[str]]) -> list[list[str]]:
