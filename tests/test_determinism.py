@@ -24,7 +24,7 @@ def _rows(seed: int = 7) -> list[tuple[int, float]]:
     return [(rng.randrange(GROUPS), rng.uniform(-1.0, 1.0) * 10.0 ** rng.randint(-4, 6)) for _ in range(ROWS)]
 
 
-def _runs(program: str, inputs: dict[str, list[tuple]], output: str) -> list[list[tuple]]:
+def _runs(program: str, inputs: dict[str, list[tuple]], outputs: list[str]) -> list[dict[str, list[tuple]]]:
     """``REPEATS`` evaluations, alternating one DuckDB thread and all of them, each on the rows shuffled anew."""
     results = []
     for i in range(REPEATS):
@@ -37,8 +37,8 @@ def _runs(program: str, inputs: dict[str, list[tuple]], output: str) -> list[lis
                 con.register("frame", frame)
                 con.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
                 con.unregister("frame")
-            result = api.run(program, database=con, outputs=[output])
-            results.append(sorted(result.rows(output)))
+            result = api.run(program, database=con, outputs=outputs)
+            results.append({p: sorted(result.rows(p)) for p in outputs})
         finally:
             con.close()
     return results
@@ -48,10 +48,10 @@ def _bits(rows: list[tuple]) -> list[tuple]:
     return [tuple(v.hex() if isinstance(v, float) else v for v in r) for r in rows]
 
 
-def _one_result(results: list[list[tuple]]) -> list[tuple]:
-    distinct = {tuple(_bits(r)) for r in results}
-    assert len(distinct) == 1, f"{len(distinct)} distinct results in {len(results)} runs"
-    return results[0]
+def _one_result(results: list[dict[str, list[tuple]]], pred: str) -> list[tuple]:
+    distinct = {tuple(_bits(r[pred])) for r in results}
+    assert len(distinct) == 1, f"{pred}: {len(distinct)} distinct results in {len(results)} runs"
+    return results[0][pred]
 
 
 def _by_group(rows: list[tuple[int, float]]) -> dict[int, list[float]]:
@@ -65,24 +65,19 @@ def _close(got: float, want: float, rel: float) -> bool:
     return abs(got - want) <= rel * max(abs(want), 1e-300)
 
 
-def test_sum_and_avg_are_the_same_bits_on_every_run_and_within_1e_12_of_fsum():
+def test_sum_avg_and_prod_are_the_same_bits_on_every_run_and_sums_within_1e_12_of_fsum():
     rows = _rows()
     groups = _by_group(rows)
-    program = '@input("t").\ns(K, T) :- t(K, X), T = sum(X).\nm(K, M) :- t(K, X), M = avg(X).\n@output("s").\n'
-    sums = _one_result(_runs(program, {"t": rows}, "s"))
+    program = ('@input("t").\ns(K, T) :- t(K, X), T = sum(X).\nm(K, M) :- t(K, X), M = avg(X).\n'
+               'p(K, P) :- t(K, X), Y = 1.0 + X / 100000000.0, P = prod(Y).\n@output("s").\n')
+    runs = _runs(program, {"t": rows}, ["s", "m", "p"])
+    sums = _one_result(runs, "s")
     assert len(sums) == len(groups)
     assert all(_close(t, math.fsum(groups[k]), 1e-12) for k, t in sums)
-    means = _one_result(_runs(program, {"t": rows}, "m"))
+    means = _one_result(runs, "m")
     assert all(_close(m, math.fsum(groups[k]) / len(groups[k]), 1e-12) for k, m in means)
-
-
-def test_prod_is_the_same_bits_on_every_run():
-    rng = random.Random(3)
-    rows = [(rng.randrange(GROUPS), 1.0 + rng.uniform(-1e-3, 1e-3)) for _ in range(ROWS)]
-    groups = _by_group(rows)
-    program = '@input("t").\np(K, P) :- t(K, X), P = prod(X).\n@output("p").\n'
-    prods = _one_result(_runs(program, {"t": rows}, "p"))
-    assert all(_close(p, math.prod(sorted(groups[k])), 1e-12) for k, p in prods)
+    prods = _one_result(runs, "p")
+    assert all(_close(p, math.prod(sorted(1.0 + x / 1e8 for x in groups[k])), 1e-12) for k, p in prods)
 
 
 def test_msum_in_recursion_company_control_is_the_same_bits_on_every_run():
@@ -99,7 +94,7 @@ total(X,Y,S) :- controlled_shares(X,Z,Y,Q), S = msum(Q,<Z>).
 control(X,Y) :- total(X,Y,S), S > 0.5.
 @output("total").
 """
-    totals = _one_result(_runs(program, {"own": own}, "total"))
+    totals = _one_result(_runs(program, {"own": own}, ["total"]), "total")
     stakes = _by_group([(t, q) for m, t, q in own if m != 0])
     held = {y: s for x, y, s in totals if x == 0 and y >= 1000}
     assert len(held) == targets and sum(1 for s in held.values() if s > 0.5) > 0
