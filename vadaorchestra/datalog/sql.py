@@ -271,13 +271,17 @@ _FLOAT_ORDERED = {
 
 
 def aggregate_sql(ri: RuleInfo, head_types: Sequence[ColType], tables: Sequence[str],
-                  negation_tables: Sequence[str], *, distinct: bool = True) -> str:
+                  negation_tables: Sequence[str], *, distinct: bool = True, groups_in: str | None = None) -> str:
     """SELECT computing an aggregate rule's head: aggregate over the distinct bindings (or per contributor tuple).
 
-    ``distinct=False`` is allowed only when :func:`needs_distinct` says the bindings are distinct already."""
+    ``distinct=False`` is allowed only when :func:`needs_distinct` says the bindings are distinct already.
+    ``groups_in``: a relation with columns ``g0..gk`` (the group variables in order): only those groups."""
     assert ri.aggregate is not None
     var, agg = ri.aggregate
     body, env = bindings_sql(ri, tables, negation_tables, distinct=distinct)
+    if groups_in is not None:
+        on = " AND ".join(f"b0.{quote_ident('v_' + g)} = t0.g{i}" for i, g in enumerate(ri.group_vars))
+        body = f"SELECT b0.* FROM ({body}) AS b0 SEMI JOIN {groups_in} AS t0 ON {on}"
     inner = _Env(ri, env.label)
     inner.sql = {n: quote_ident("v_" + n) for n in ri.body_vars}
     groups = [quote_ident("v_" + g) for g in ri.group_vars]

@@ -402,10 +402,59 @@ class _Run:
             else:
                 self.exec(f"INSERT INTO {full} {select}", label, ri.span)
             return
+        touched = self.touched_groups(ri, stratum, deltas) if deltas is not None else None
+        if touched is not None:  # re-sum only the groups whose inputs changed, replace only what changed
+            table, columns = touched
+            select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
+                                     groups_in=table)
         fresh = self.temp(f"{head}_agg")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {select}", label, ri.span)
         self.created.append(("TABLE", fresh))
-        self.replace_aggregate(head, fresh, new)
+        if touched is not None:
+            self.replace_groups(head, fresh, new, columns, table)
+            self.exec(f"DROP TABLE {table}")
+        else:
+            self.replace_aggregate(head, fresh, new)
+
+    def touched_groups(self, ri: RuleInfo, stratum: Stratum, deltas) -> tuple[str, list[int]] | None:
+        """The groups of an aggregate in recursion that the last round's new facts fall into (a table with columns
+        ``g0..gk``), and the head columns holding the group variables; None when a group variable is not a plain
+        head column (then every group is recomputed)."""
+        head = ri.rule.head[0]
+        columns = []
+        for g in ri.group_vars:
+            at = [j for j, t in enumerate(head.args) if isinstance(t, A.Var) and t.name == g]
+            if not at:
+                return None
+            columns.append(at[0])
+        if not columns:
+            return None
+        parts = []
+        for k, atom in enumerate(ri.positives):
+            if deltas.get(atom.pred, (0, None))[0]:
+                tables, negs = self.rule_tables(ri, deltas, k)
+                body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
+                cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
+                parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
+        if not parts:
+            return None
+        table = self.temp(f"{head.pred}_touched")
+        self.exec(f"CREATE OR REPLACE TEMP TABLE {table} AS {' UNION '.join(parts)}", S.rule_label(ri), ri.span)
+        self.created.append(("TABLE", table))
+        return table, columns
+
+    def replace_groups(self, head: str, fresh: str, new: dict[str, str], columns: list[int], touched: str) -> None:
+        """``fresh`` holds the recomputed values of the ``touched`` groups: its rows not in ``head`` are the round's
+        delta and replace the old value of their group. Drops ``fresh``."""
+        full = self.tables[head]
+        on = " AND ".join(f"f.c{j} = t.g{i}" for i, j in enumerate(columns))
+        self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT "
+                  f"SELECT f.* FROM {full} AS f SEMI JOIN {touched} AS t ON {on}")
+        if self.count(new[head]):
+            same = " AND ".join(f"n.c{j} = f.c{j}" for j in columns)
+            self.exec(f"DELETE FROM {full} AS f WHERE EXISTS (SELECT 1 FROM {new[head]} AS n WHERE {same})")
+            self.exec(f"INSERT INTO {full} SELECT * FROM {new[head]}")
+        self.exec(f"DROP TABLE {fresh}")
 
     def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
         """Make ``fresh`` (this round's aggregate values) the content of ``head``; inside recursion (``new`` given)
