@@ -97,6 +97,8 @@ class NotDerived(VadaError):
 class _RankedRun(_Run):
     """An evaluation that keeps, for the predicates of recursive strata, the round each fact first appeared in."""
 
+    use_cte = False  # every round must be seen
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.rank_no = 0
