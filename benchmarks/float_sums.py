@@ -27,9 +27,9 @@ from vadaorchestra.datalog import sql as S  # noqa: E402
 
 def plain_sums():
     """The engine as it was before issue 10: DuckDB's own sum/avg over floats."""
-    saved = dict(S._FLOAT_ORDERED)
+    saved = dict(S._FLOAT_AGG)
     for key in ("sum", "msum", "avg"):
-        S._FLOAT_ORDERED.pop(key)
+        S._FLOAT_AGG.pop(key)
     return saved
 
 
@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
                     times[side].append(time.perf_counter() - start)
                 finally:
                     if saved is not None:
-                        S._FLOAT_ORDERED.clear()
-                        S._FLOAT_ORDERED.update(saved)
+                        S._FLOAT_AGG.clear()
+                        S._FLOAT_AGG.update(saved)
                 results[side] = bench.digest(rows)
         med = {k: statistics.median(v) for k, v in times.items()}
         same = "same rows" if len(set(results.values())) == 1 else f"rows differ: {results}"

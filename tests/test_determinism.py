@@ -10,6 +10,7 @@ import random
 import duckdb
 import pandas as pd
 import pytest
+from programs import CONTROL_RULES
 
 from vadaorchestra.datalog import api
 
@@ -87,13 +88,7 @@ def test_msum_in_recursion_company_control_is_the_same_bits_on_every_run():
     mids, targets = 100, ROWS // 100
     own = [(0, m, 0.9) for m in range(1, mids + 1)]
     own += [(m, 1000 + t, rng.uniform(0.001, 0.009)) for m in range(1, mids + 1) for t in range(targets)]
-    program = """@input("own").
-controlled_shares(X,Y,Y,Q) :- own(X,Y,Q), X <> Y.
-controlled_shares(X,Z,Y,Q) :- control(X,Z), own(Z,Y,Q), X <> Z, Z <> Y, X <> Y.
-total(X,Y,S) :- controlled_shares(X,Z,Y,Q), S = msum(Q,<Z>).
-control(X,Y) :- total(X,Y,S), S > 0.5.
-@output("total").
-"""
+    program = '@input("own").\n' + CONTROL_RULES
     totals = _one_result(_runs(program, {"own": own}, ["total"]), "total")
     stakes = _by_group([(t, q) for m, t, q in own if m != 0])
     held = {y: s for x, y, s in totals if x == 0 and y >= 1000}

@@ -4,22 +4,15 @@ in recursion (company control is explained by control established in earlier rou
 from __future__ import annotations
 
 import pytest
+from programs import CONTROL, CONTROL_RULES
 
 from vadaorchestra.datalog.explain import Explainer, NotDerived, parse_fact
 from vadaorchestra.errors import VadaError
 
-CONTROL = """
-controlled_shares(X,Y,Y,Q) :- own(X,Y,Q), X <> Y.
-controlled_shares(X,Z,Y,Q) :- control(X,Z), own(Z,Y,Q), X <> Z, Z <> Y, X <> Y.
-total(X,Y,S) :- controlled_shares(X,Z,Y,Q), S = msum(Q,<Z>).
-control(X,Y) :- total(X,Y,S), S > 0.5.
-@output("control").
-"""
-REFERENCE = ("own(1,2,0.9). own(2,3,1.0). own(3,4,0.9). own(1,6,0.9). own(6,5,1.0). own(1,10,0.9). "
-             "own(10,20,1.0).\n" + CONTROL)
+REFERENCE = CONTROL.lstrip()  # its facts on line 1
 # 0 holds 0.6 of B and 0.3 of A; A and B hold 0.3 of each other. 0 controls B directly, then A (0.3 + 0.3 through B);
 # its final stake in B (0.9) counts A's 0.3, but control of B must not be explained through A
-MUTUAL = 'own("0","B",0.6). own("0","A",0.3). own("A","B",0.3). own("B","A",0.3).\n' + CONTROL
+MUTUAL = 'own("0","B",0.6). own("0","A",0.3). own("A","B",0.3). own("B","A",0.3).\n' + CONTROL_RULES
 
 
 def paths(node, path=()):

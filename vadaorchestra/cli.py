@@ -22,6 +22,9 @@ datalog_app = typer.Typer(help="Check and run programs in the Vadalog dialect.",
 app.add_typer(datalog_app, name="datalog")
 
 EngineOpt = Annotated[str, typer.Option("--engine", help="duckdb, souffle, or auto (Soufflé when on PATH).")]
+# the options of the commands that read a trace: where its catalog and data are, when not where the trace says
+TraceCatalogOpt = Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")]
+TraceDataOpt = Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")]
 ModelOpt = Annotated[str | None, typer.Option("--model", help="'local' (the installed local model, see 'models "
                                               "install'), or a model config file (JSON/YAML: an AutoGen component "
                                               "or any chat client class); without it the offline policy decides.")]
@@ -226,8 +229,8 @@ def _page(trace: Path, say) -> None:
 def report_cmd(
     trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
     out: Annotated[Path | None, typer.Option("--out", help="Folder for index.html (default: the trace's).")] = None,
-    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
-    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+    catalog: TraceCatalogOpt = None,
+    data: TraceDataOpt = None,
 ) -> None:
     """Build the report page of TRACE (index.html: plan, trace, facts, and a proof behind each figure of the
     answer), re-deriving the facts with no model; the run.json next to the trace adds the answer and the tokens."""
@@ -243,8 +246,8 @@ def report_cmd(
 @app.command("replay")
 def replay_cmd(
     trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask'.")],
-    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
-    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+    catalog: TraceCatalogOpt = None,
+    data: TraceDataOpt = None,
     engine: Annotated[str | None, typer.Option("--engine", help="Engine (default: the trace's): duckdb or "
                                                "souffle.")] = None,
     verify_engines: Annotated[bool, typer.Option("--verify-engines", help="Replay on DuckDB and on Soufflé and "
@@ -283,8 +286,8 @@ def replay_cmd(
 def trace_export(
     trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
     out: Annotated[Path | None, typer.Option("--out", help="File to write (default: standard output).")] = None,
-    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
-    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+    catalog: TraceCatalogOpt = None,
+    data: TraceDataOpt = None,
 ) -> None:
     """Write TRACE as one program: every tool program it invoked, bound and renamed per invocation, the invocation
     rules as recorded, every synthesized rule. 'datalog run' of it yields the facts the trace hashed."""
@@ -315,8 +318,8 @@ def explain_cmd(
                                                "(24.6M).")] = None,
     answer: Annotated[bool, typer.Option("--answer", help="List each number and entity of the run's answer with "
                                          "the fact it was read from (run.json next to the trace).")] = False,
-    catalog: Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")] = None,
-    data: Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")] = None,
+    catalog: TraceCatalogOpt = None,
+    data: TraceDataOpt = None,
     max_contributions: Annotated[int, typer.Option("--max-contributions", help="Contributions shown per "
                                                    "aggregate.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="The tree as JSON.")] = False,

@@ -521,9 +521,7 @@ class LLMPolicy:
             previous = Template(prompts.load("answer")["previous"]).substitute(answer=ctx.answer)
         draft = "(none)"
         if self.scaffold:  # the facts as rules word them (the offline policy's answer), for the model to check
-            kept = ctx.answer_values
-            draft = await self.templates.answer(ctx)
-            ctx.answer_values = kept
+            draft = await self._draft(ctx)
         # the values may be those of every fact retrieved (the draft lists them all), not only of those shown
         strict = answer_model(fact_values(ctx.answer_predicates(), ANSWER_FACTS))
         if previous and (left_out := _findings_left_out(ctx, draft, ctx.answer or "")):
@@ -535,6 +533,14 @@ class LLMPolicy:
         ctx.answer_values = out.values
         return out.answer.strip()
 
+    async def _draft(self, ctx: RunContext) -> str:
+        """The offline policy's answer as the draft the model is shown; the run's answer values stay as they are."""
+        kept = ctx.answer_values
+        try:
+            return await self.templates.answer(ctx)
+        finally:
+            ctx.answer_values = kept
+
     async def _complete(self, ctx: RunContext) -> str | None:
         """A refused answer whose only fault is that it leaves findings out, completed by the model's sentences that
         state them (shown the draft's lines of those findings); None when it has other faults or no draft line.
@@ -543,9 +549,7 @@ class LLMPolicy:
         omissions = check_findings(answer, ctx)
         if not self.scaffold or not omissions or not set(ctx.problems) <= set(omissions):
             return None
-        kept = ctx.answer_values
-        left_out = _findings_left_out(ctx, await self.templates.answer(ctx), answer)
-        ctx.answer_values = kept
+        left_out = _findings_left_out(ctx, await self._draft(ctx), answer)
         if not left_out:
             return None
         out = await self.ask("complete", Completion,

@@ -34,7 +34,7 @@ def export_trace(trace: str | Path, *, catalog: str | Path | None = None, data: 
     has a tool the trace invoked, or a program that no longer binds."""
     trace_path = Path(trace)
     header, steps, cat, warnings = load_trace(trace_path, catalog=catalog, data=data)
-    if any("catalog's programs differ" in w for w in warnings):
+    if header.get("catalog_hash") and header["catalog_hash"] != cat.content_hash:
         raise VadaError(f"{trace_path}: the catalog's programs differ from the ones the trace was recorded with: "
                         f"an export would not be the program that ran")
     hashes: dict[str, tuple[int, str]] = {}

@@ -19,8 +19,7 @@ from typing import Any
 
 from vadaorchestra.agents.replay import load_trace
 from vadaorchestra.audit.export import export_trace
-from vadaorchestra.datalog.explain import Explainer, NotDerived
-from vadaorchestra.datalog.sql import quote_ident
+from vadaorchestra.datalog.explain import Explainer
 from vadaorchestra.errors import VadaError
 
 PREVIEW = 8
@@ -117,10 +116,7 @@ def _steps(steps, record: dict[str, Any], explainer: Explainer) -> list[dict[str
 
 def _preview(explainer: Explainer, pred: str, n: int) -> dict[str, Any]:
     info = explainer.a.predicates.get(pred)
-    rows: list[list[Any]] = []
-    if info is not None:
-        res = explainer.con.execute(f"SELECT * FROM main.{quote_ident('x_' + pred)} ORDER BY ALL LIMIT {PREVIEW}")
-        rows = [[_json(v) for v in r] for r in res.fetchall()]
+    rows = [[_json(v) for v in r] for r in explainer.rows(pred, PREVIEW)] if info is not None else []
     return {"name": pred, "facts": n, "columns": list(info.columns) if info else [], "rows": rows}
 
 
@@ -136,9 +132,7 @@ def _figures(record: dict[str, Any], explainer: Explainer) -> tuple[list[dict], 
             ids[key] = f"p{len(ids) + 1}"
             try:
                 proofs[ids[key]] = explainer.explain(f["predicate"], list(f["fact"])).to_dict()
-            except NotDerived as exc:
-                proofs[ids[key]] = {"fact": f"{f['predicate']}(…)", "kind": "absent", "note": str(exc)}
-            except VadaError as exc:
+            except VadaError as exc:  # "not derived" too: the page says why, and shows the rest
                 proofs[ids[key]] = {"fact": f"{f['predicate']}(…)", "kind": "absent", "note": str(exc)}
         figures.append({"text": f["text"], "start": f["start"], "predicate": f["predicate"],
                         "column": f["column"], "proof": ids[key]})

@@ -13,7 +13,6 @@ controlled before, never by ``control(X, Y)`` itself. Aggregates show their cont
 from __future__ import annotations
 
 import csv
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
 from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, _Run
 from vadaorchestra.datalog.printer import format_const, format_statement
+from vadaorchestra.datalog.types import fits
 from vadaorchestra.datalog.validator import Analysis, RuleInfo
 from vadaorchestra.errors import VadaError
 
@@ -176,7 +176,7 @@ class Explainer:
             raise VadaError(f"{pred} has {info.arity} column(s) ({', '.join(info.columns)}), got {len(values)} "
                             f"value(s)")
         for v, t, c in zip(values, info.types, info.columns, strict=True):
-            if v is not None and not _fits(v, t):
+            if v is not None and not fits(v, t):
                 raise VadaError(f"{pred}: column {c!r} is a {t}, got {v!r}")
         fact = self._find(pred, tuple(values), None, strict=False)
         if fact is None:
@@ -291,6 +291,11 @@ class Explainer:
             out.append(Node(atom.pred, values, "negation", note=f"no fact matches {shown}"))
         return out
 
+    def rows(self, pred: str, limit: int) -> list[tuple]:
+        """The first ``limit`` facts of ``pred`` at the fixpoint, sorted."""
+        return [tuple(r) for r in
+                self.con.execute(f"SELECT * FROM main.{self._table(pred)} ORDER BY ALL LIMIT {int(limit)}").fetchall()]
+
     # --- lookups ------------------------------------------------------------------------------------------------
     def _table(self, pred: str, versions: bool = False) -> str:
         """The relation of ``pred`` at the fixpoint, or with ``versions`` every fact it held in some round."""
@@ -367,16 +372,9 @@ def _cell(text: str, typ: str) -> Any:
     return text
 
 
-def _fits(value: Any, typ: str) -> bool:
-    from vadaorchestra.datalog.types import fits
-
-    return fits(value, typ) or (typ == "float" and isinstance(value, int) and not isinstance(value, bool))
-
-
 def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, int | float) and isinstance(b, int | float) and math.isclose(a, b, rel_tol=0, abs_tol=0)
-    return a == b
+    """Equal values of one column: a bool is never equal to the number 1 or 0."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
 def _const(value: Any) -> str:

@@ -235,3 +235,28 @@ def each_source(tool: str, param_types: Mapping[str, str], pred: str, cols: Sequ
             raise VadaError(f"tool {tool!r}: where[{col!r}] must be a {kind} here, got {value!r}")
         terms[i] = A.Const(value)
     return A.Atom(pred, tuple(terms)), each
+
+
+def each_forms(tool: str, given: Mapping[str, object]) -> tuple[dict[str, str], dict[str, A.ConstValue]]:
+    """Of a call's parameters, those given as ``{"each": "pred.column", "where": {...}}``: ``{param: "pred.column"}``
+    and the one ``where`` they share, checked (:class:`VadaError` saying what is wrong). Constant values are skipped."""
+    for_each: dict[str, str] = {}
+    where: dict[str, A.ConstValue] = {}
+    for name, form in given.items():
+        if not isinstance(form, Mapping):
+            continue
+        extra = sorted(set(form) - {"each", "where"})
+        ref = form.get("each")
+        if extra or not isinstance(ref, str) or ref.count(".") != 1 or not all(ref.split(".")):
+            raise VadaError(f"tool {tool!r}: parameter {name!r} given as an object must be "
+                            f'{{"each": "predicate.column"}} with an optional "where": {{"column": value}}, '
+                            f"got {dict(form)!r}")
+        w = form.get("where") or {}
+        if not isinstance(w, Mapping) or not all(isinstance(v, str | int | float | bool) for v in w.values()):
+            raise VadaError(f"tool {tool!r}: \"where\" of parameter {name!r} must map columns to values, got {w!r}")
+        for col, value in w.items():
+            if col in where and where[col] != value:
+                raise VadaError(f"tool {tool!r}: the \"where\" of two parameters disagree on {col!r}")
+            where[col] = value
+        for_each[name] = ref
+    return for_each, where

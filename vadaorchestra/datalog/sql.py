@@ -261,7 +261,7 @@ _AGG_SQL = {"sum": "sum", "msum": "sum", "min": "min", "mmin": "min", "max": "ma
 _SCALE = "18446744073709551616.0"  # 2^64
 _X = "(CAST({v} AS DOUBLE) + CAST(0 AS DOUBLE))"
 _EXACT_SUM = f"(CAST(sum(CAST({_X} * {_SCALE} AS HUGEINT)) AS DOUBLE) / {_SCALE})"
-_FLOAT_ORDERED = {
+_FLOAT_AGG = {
     "sum": _EXACT_SUM,
     "msum": _EXACT_SUM,
     "avg": f"({_EXACT_SUM} / count(*))",
@@ -298,8 +298,8 @@ def aggregate_sql(ri: RuleInfo, head_types: Sequence[ColType], tables: Sequence[
         source = f"({body}) AS b"
     if agg.func in ("count", "mcount"):
         agg_expr = "count(*)"
-    elif agg.func in _FLOAT_ORDERED and agg_type == "float":
-        agg_expr = _FLOAT_ORDERED[agg.func].replace("{v}", value)
+    elif agg.func in _FLOAT_AGG and agg_type == "float":
+        agg_expr = _FLOAT_AGG[agg.func].replace("{v}", value)
     else:
         agg_expr = f"{_AGG_SQL[agg.func]}({value})"
     agg_expr = f"CAST({agg_expr} AS {SQL_TYPES[agg_type]})"

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from vadaorchestra.datalog import ast as A
-from vadaorchestra.datalog.api import bind_params, parse
-from vadaorchestra.datalog.foreach import bind_each, each_source
+from vadaorchestra.datalog.api import bind_params, body_predicates, parse
+from vadaorchestra.datalog.foreach import bind_each, each_forms, each_source
 from vadaorchestra.datalog.printer import format_statement
 from vadaorchestra.errors import VadaError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
@@ -70,14 +70,19 @@ class ProgramWriter:
             if step.kind == "LI" and step.tool in cat.tools:
                 self.writes.setdefault(cat.tools[step.tool].output, []).append(step.number)
         self.invocation_rules: dict[str, list[A.Statement]] = {}  # pred -> its invocation rules so far
+        self.programs: dict[int, A.Program] = {}  # each step's text, parsed once
         for step in steps:
             if step.program:
                 try:
-                    self.taken |= {st.atom.pred if isinstance(st, A.Fact) else h.pred
-                                   for st in parse(step.program).statements if isinstance(st, A.Rule | A.Fact)
-                                   for h in (st.head if isinstance(st, A.Rule) else (st.atom,))}
+                    self.taken |= {h.pred for r in self._parsed(step).rules for h in r.head}
+                    self.taken |= {f.atom.pred for f in self._parsed(step).facts}
                 except VadaError:
                     pass  # reported when the step is written
+
+    def _parsed(self, step: RunStep) -> A.Program:
+        if step.number not in self.programs:
+            self.programs[step.number] = parse(step.program)
+        return self.programs[step.number]
 
     def program(self, outputs: list[str] = ()) -> str:
         """Every step's lines, the base data's declarations first, then ``@output`` for ``outputs`` (the
@@ -108,12 +113,12 @@ class ProgramWriter:
                 if not (isinstance(s, A.Annotation) and (s.name in ("tool", "param", "output")
                                                          or (s.name in ("bind", "mapping")
                                                              and s.args[0].value in spec.base)))]
-        reads = {a.pred for s in kept if isinstance(s, A.Rule) for a in _body_atoms(s)} - defined - set(spec.base)
+        reads = body_predicates(program) - defined - set(spec.base)
         reads.discard(spec.output)
         snapshots, earlier = self._snapshots(reads, step.number)
         rename.update(snapshots)
         body = [format_statement(_renamed(s, rename)) for s in kept]
-        rules = list(parse(step.program).statements) if step.program else [_copy_rule(spec)]
+        rules = list(self._parsed(step).statements) if step.program else [_copy_rule(spec)]
         renamed_rules = [_renamed(r, {step.tool: rename[spec.output], **snapshots}) for r in rules]
         self.invocation_rules.setdefault(spec.output, []).extend(renamed_rules)
         recorded = bool(step.program) and renamed_rules == rules
@@ -139,13 +144,9 @@ class ProgramWriter:
     def _bound(self, spec: ToolSpec, given: dict[str, Any]) -> A.Program:
         consts = {k: v for k, v in given.items() if not isinstance(v, dict)}
         program = bind_params(spec.program, consts)
-        for_each = {k: v["each"] for k, v in given.items() if isinstance(v, dict)}
+        for_each, where = each_forms(spec.name, given)
         if not for_each:
             return program
-        where: dict[str, Any] = {}
-        for v in given.values():
-            if isinstance(v, dict):
-                where.update(v.get("where") or {})
         pred = next(iter(for_each.values())).split(".")[0]
         if pred not in self.schemas:
             raise VadaError(f"\"each\" reads {pred!r}, which no earlier invocation of the trace wrote")
@@ -174,8 +175,8 @@ class ProgramWriter:
 
     # --- one synthesized program --------------------------------------------------------------------------------------
     def synthesized(self, step: RunStep) -> str:
-        program = parse(step.program)
-        reads = {a.pred for s in program.rules for a in _body_atoms(s)}
+        program = self._parsed(step)
+        reads = body_predicates(program)
         snapshots, earlier = self._snapshots(reads, step.number)
         text = step.program.strip()
         if snapshots:
@@ -221,10 +222,6 @@ def _renamed(stmt: A.Statement, rename: dict[str, str]) -> A.Statement:
             first = str(args[0].value)
             return A.Annotation(name, (A.Const(rename.get(first, first)), *args[1:]), span)
     return stmt
-
-
-def _body_atoms(rule: A.Rule) -> list[A.Atom]:
-    return [b.atom if isinstance(b, A.Negation) else b for b in rule.body if isinstance(b, A.Atom | A.Negation)]
 
 
 def _renamed_head(stmt: A.Statement, pred: str, new: str) -> A.Statement:

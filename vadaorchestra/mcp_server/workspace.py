@@ -34,7 +34,7 @@ from vadaorchestra.datalog.api import (
     run,
     validate,
 )
-from vadaorchestra.datalog.foreach import bind_each, each_source
+from vadaorchestra.datalog.foreach import bind_each, each_forms, each_source
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.datalog.types import fits
@@ -72,6 +72,8 @@ class Workspace:
     max_rounds: int = 1000
     log: list[Invocation] = field(default_factory=list)
     engine_options: dict[str, Any] = field(default_factory=dict)  # Soufflé mode/timeout/memory for tool programs
+    # (key of the log it was built from, Explainer): the session's run evaluated for `explain`, until the next write
+    _explained: tuple[tuple[int, int], Any] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._tmpdir: str | None = None
@@ -90,7 +92,7 @@ class Workspace:
         if not self._closed:
             self._closed = True
             self.con.close()
-            if getattr(self, "_explained", None) is not None:
+            if self._explained is not None:
                 self._explained[1].close()
 
     def remove(self) -> None:
@@ -178,7 +180,10 @@ class Workspace:
         given = dict(params or {})
         self._check_params(spec, given)
         params = {k: v for k, v in given.items() if not isinstance(v, Mapping)}
-        for_each, where = _each_form(spec, {k: v for k, v in given.items() if isinstance(v, Mapping)})
+        try:
+            for_each, where = each_forms(spec.name, given)
+        except VadaError as exc:
+            raise WorkspaceError(str(exc)) from None
         program, source = spec.program, None
         if for_each:
             source, each = self._each_source(spec, for_each, where)
@@ -386,7 +391,7 @@ class Workspace:
         from vadaorchestra.mcp_server.lineage import LogStep, ProgramWriter
 
         key = (len(self.log), max_contributions)
-        cached = getattr(self, "_explained", None)
+        cached = self._explained
         if cached is not None and cached[0] == key:
             return cached[1]
         steps = [LogStep("LI" if inv.kind == "tool" else "LM", inv.seq, inv.name if inv.kind == "tool" else None,
@@ -518,29 +523,6 @@ def _records(cols, rows) -> list[dict[str, Any]]:
 
 
 EACH_HINT = ' (each also as {"each": "predicate.column", "where": {...}}, to run for every row of a predicate)'
-
-
-def _each_form(spec: ToolSpec, given: Mapping[str, Mapping]) -> tuple[dict[str, str], dict[str, Any]]:
-    """The set-at-a-time parameters ({param: "pred.column"}) and the one ``where`` they share, checked."""
-    for_each: dict[str, str] = {}
-    where: dict[str, Any] = {}
-    for name, form in given.items():
-        extra = sorted(set(form) - {"each", "where"})
-        ref = form.get("each")
-        if extra or not isinstance(ref, str) or ref.count(".") != 1 or not all(ref.split(".")):
-            raise WorkspaceError(f"tool {spec.name!r}: parameter {name!r} given as an object must be "
-                                 f'{{"each": "predicate.column"}} with an optional "where": {{"column": value}}, '
-                                 f"got {dict(form)!r}")
-        w = form.get("where") or {}
-        if not isinstance(w, Mapping) or not all(isinstance(v, str | int | float | bool) for v in w.values()):
-            raise WorkspaceError(f"tool {spec.name!r}: \"where\" of parameter {name!r} must map columns to values, "
-                                 f"got {w!r}")
-        for col, value in w.items():
-            if col in where and where[col] != value:
-                raise WorkspaceError(f"tool {spec.name!r}: the \"where\" of two parameters disagree on {col!r}")
-            where[col] = value
-        for_each[name] = ref
-    return for_each, where
 
 
 def _typed(value: Any, typ: str, what: str) -> Any:

@@ -425,7 +425,10 @@ class _Run:
         if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
             return
         tables, negs = self.rule_tables(ri, None, None)
-        select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets))
+        # inside recursion after the first round: re-sum only the groups whose inputs changed, replace only what changed
+        touched = self.touched_groups(ri, stratum, deltas) if new is not None and deltas is not None else None
+        select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
+                                 groups_in=touched[0] if touched else None)
         full = self.tables[head]
         label = S.rule_label(ri)
         if new is None:
@@ -438,15 +441,11 @@ class _Run:
             else:
                 self.exec(f"INSERT INTO {full} {select}", label, ri.span)
             return
-        touched = self.touched_groups(ri, stratum, deltas) if deltas is not None else None
-        if touched is not None:  # re-sum only the groups whose inputs changed, replace only what changed
-            table, columns = touched
-            select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
-                                     groups_in=table)
         fresh = self.temp(f"{head}_agg")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {select}", label, ri.span)
         self.created.append(("TABLE", fresh))
         if touched is not None:
+            table, columns = touched
             self.replace_groups(head, fresh, new, columns, table)
             self.exec(f"DROP TABLE {table}")
         else:
