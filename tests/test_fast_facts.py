@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import parser as P
-from vadaorchestra.errors import DatalogSyntaxError
+from vadaorchestra.datalog import validate
+from vadaorchestra.errors import DatalogSyntaxError, ValidationError
 
 TRICKY = '''% a comment with a fact in it: p(1).
 p(1, "a, b", -2.5e3, #T). q("x\\"y. % not a comment"). r(-  7).
@@ -25,11 +27,13 @@ def lark_only(text: str) -> list:
 
 def test_the_fast_path_gives_the_same_statements_in_the_same_order_as_lark():
     text = TRICKY * 30
-    fast = P.parse(text)
+    parsed = P.parse(text)
     assert text.count("(") > 64  # large enough for the fast path
+    assert any(isinstance(s, A.FactBlock) for s in parsed.statements)
+    fast = parsed.expanded()
     assert list(fast.statements) == lark_only(text)
-    spans = [(s.span.line, s.span.column) for s in fast.statements]
-    assert spans == [(s.span.line, s.span.column) for s in lark_only(text)]
+    spans = [(s.span.line, s.span.column, s.span.end_column) for s in fast.statements]
+    assert spans == [(s.span.line, s.span.column, s.span.end_column) for s in lark_only(text)]
 
 
 def test_a_syntax_error_after_many_facts_has_the_position_and_message_lark_gives():
@@ -44,3 +48,46 @@ def test_a_syntax_error_after_many_facts_has_the_position_and_message_lark_gives
     unterminated = "".join(f"e({i}).\n" for i in range(100)) + 'e("open).\n'
     with pytest.raises(DatalogSyntaxError, match="unexpected character"):
         P.parse(unterminated)
+
+
+@pytest.mark.parametrize("const, value", [
+    ('"tab\there"', "tab\there"), ('"q\\"uote"', 'q"uote'), ("007", 7), ("- 5", -5), ("-0.5", -0.5),
+    ("#T", True), ("#F", False), ("1e3", 1000.0), ("12345678901234567890", 12345678901234567890),
+    ('"a, 07"', "a, 07"), ('"%"', "%"), ('"x. y(1)."', "x. y(1)."),
+])
+def test_values_decoded_in_bulk_are_those_lark_gives(const, value):
+    text = "".join(f"e({i}, {const}).\n" for i in range(100))
+    parsed = P.parse(text)
+    assert [type(s) for s in parsed.statements] == [A.FactBlock]
+    rows = parsed.statements[0].rows
+    assert all(type(r[1]) is type(value) and r[1] == value for r in rows)
+    assert list(parsed.expanded().statements) == lark_only(text)
+
+
+def test_blocks_split_at_a_new_predicate_or_arity_and_keep_the_order_of_the_text():
+    text = "".join(f"a({i}).\n" for i in range(40)) + "a(1, 2).\nr(X) :- a(X).\n" + \
+        "".join(f"b({i}). " for i in range(40)) + "a(3).\n"
+    parsed = P.parse(text)
+    kinds = [(type(s).__name__, getattr(s, "pred", None), len(s) if isinstance(s, A.FactBlock) else None)
+             for s in parsed.statements]
+    assert kinds == [("FactBlock", "a", 40), ("FactBlock", "a", 1), ("Rule", None, None), ("FactBlock", "b", 40),
+                     ("FactBlock", "a", 1)]
+    assert list(parsed.expanded().statements) == lark_only(text)
+
+
+def test_an_escape_the_dialect_refuses_is_reported_where_it_is():
+    text = "".join(f'e("n{i}").\n' for i in range(100)) + 'e("bad \\u0041").\n'
+    with pytest.raises(DatalogSyntaxError, match="unknown escape") as exc:
+        P.parse(text)
+    assert exc.value.diagnostics[0].span.line == 101
+
+
+def test_validation_errors_in_a_block_point_at_the_fact_and_the_constant():
+    text = "".join(f"e({i}, \"x\").\n" for i in range(100)) + 'e(5, 7).\n' + 'e("_:n3", "y").\n' + \
+        "".join(f"e({i}, 1, 2).\n" for i in range(3)) + '@output("e").\n'
+    with pytest.raises(ValidationError) as exc:
+        validate(P.parse(text))
+    found = {(d.span.line, d.span.column, d.message.split(":")[0]) for d in exc.value.diagnostics}
+    assert (101, 6, "type conflict") in found  # the 7 of e(5, 7)
+    assert (102, 3, "the string '_") in found  # "_:n3"
+    assert any(line == 103 and msg.startswith("arity mismatch") for line, _c, msg in found)

@@ -133,7 +133,7 @@ def validate(
         ext_cols = dict(external_columns or {})
         if connection is not None:
             # database tables the program reads; a synthesized program also learns which names are taken
-            defined = {s.atom.pred for s in program.facts} | {h.pred for r in program.rules for h in r.head}
+            defined = program.fact_predicates() | {h.pred for r in program.rules for h in r.head}
             wanted = body_predicates(program) | defined if synthesized else body_predicates(program) - defined
             db_types, db_cols = database_schemas(con, wanted)
             for k, v in db_types.items():

@@ -352,9 +352,14 @@ class Explainer:
         return out
 
     def _fact_line(self, pred: str, fact: tuple) -> dict[str, Any] | None:
-        for f in self.a.program.facts:
-            if f.atom.pred == pred and tuple(a.value for a in f.atom.args) == fact and f.span is not None:
-                return {"line": f.span.line}
+        for s in self.a.program.statements:
+            if isinstance(s, A.FactBlock) and s.pred == pred:
+                i = next((i for i, row in enumerate(s.rows) if row == fact), None)
+                if i is not None:
+                    return {"line": s.span_of(i).line}
+            elif isinstance(s, A.Fact) and s.atom.pred == pred and s.span is not None \
+                    and tuple(a.value for a in s.atom.args) == fact:
+                return {"line": s.span.line}
         return None
 
 

@@ -94,6 +94,8 @@ def bind_each(program: A.Program, each: Mapping[str, str], source: A.Atom, *, ou
     ``output`` is the predicate whose facts the caller wants (its schema is kept). Other parameters must have been
     bound to constants already.
     """
+    if any(isinstance(s, A.FactBlock) for s in program.statements):  # keyed facts become rules, one by one
+        program = program.expanded()
     src_vars = {a.name for a in source.args if isinstance(a, A.Var) and not a.anonymous}
     missing = sorted(v for v in each.values() if v not in src_vars)
     if missing:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import json
 import re
-from bisect import bisect_right
+from array import array
 from importlib import resources
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
@@ -205,33 +207,46 @@ class _Builder(Transformer):
 
 
 # --- plain facts without lark ------------------------------------------------------------------------------------------
-# A program of 100,000 inline facts took 25-48 s through lark (issue 11); facts are most of such programs, so a
-# statement that is one atom of constants, ``edge("a", "b", 0.5).``, is read by this regex, and every other statement
-# goes to lark with the facts blanked out (same length, newlines kept), so lark's positions and messages are unchanged.
-_CONST = r'"(?:\\.|[^"\\\n])*"|-?[ \t]*(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)|#T|#F'
-_FACT = re.compile(rf"(?:\s+|%[^\n]*)*([a-z][A-Za-z0-9_]*)[ \t]*\([ \t]*((?:{_CONST})(?:[ \t]*,[ \t]*(?:{_CONST}))*)"
-                   rf"[ \t]*\)[ \t]*\.")  # whitespace and comments, then one fact
+# A program of 100,000 inline facts took 25-48 s through lark (issue 11); facts are most of such programs. A run of
+# consecutive statements that are each one atom of constants, ``edge("a", "b", 0.5).``, is matched by one regex, its
+# values decoded in one ``json.loads`` (the constants of the dialect are JSON but for #T/#F, leading zeros, a space
+# after '-' and the escapes JSON has and the dialect not: such runs are decoded one constant at a time), and stored as
+# FactBlocks; the rest goes to lark with the runs blanked out (newlines kept, the last line's length kept), so lark's
+# lines, columns and messages are unchanged.
+_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_CONST = rf'{_STRING}|-?[ \t]*(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)|#T|#F'
+_WS = r"(?:\s+|%[^\n]*)*"
+_UNIT = rf"{_WS}((?!not\b)[a-z][A-Za-z0-9_]*)[ \t]*\([ \t]*((?:{_CONST})(?:[ \t]*,[ \t]*(?:{_CONST}))*)[ \t]*(\))[ \t]*\."
+_FACT = re.compile(_UNIT)  # whitespace and comments, then one fact
 _ARGS = re.compile(_CONST)
 _SKIP = re.compile(r"(?:\s+|%[^\n]*)+")
+# JSON fails on #T/#F, '- 5' and leading zeros (the run is then decoded constant by constant); it would read escapes
+# the dialect refuses, so those are looked for first
+_BAD_ESCAPE = re.compile(r'\\[^"\\nt]')
 
 
-def _fast_facts(text: str, source: str, lines: list[int]) -> list[tuple[int, int, A.Fact]] | None:
-    """The plain facts of ``text`` with their offsets, or None when a statement's end cannot be found (lark then
-    reads all of it). Only statement starts are tried: a statement ends at a '.' outside strings, comments and
-    numbers. ``lines``: the offset of each line's start."""
-    out: list[tuple[int, int, A.Fact]] = []
-    pos, n = 0, len(text)
-    match, const, fact_t, atom_t, span_t = _FACT.match, A.Const, A.Fact, A.Atom, Span
+_CHUNK = 4096  # facts decoded at a time: the match objects and JSON lists of a chunk are all that is transient
+
+
+def _fast_facts(text: str, lines: A.LineIndex) -> list[tuple[int, int, A.FactBlock]] | None:
+    """The runs of plain facts of ``text`` as blocks, with the offsets each run spans; None when a statement's end
+    cannot be found (lark then reads all of it). Only statement starts are tried: a statement ends at a '.' outside
+    strings, comments and numbers."""
+    out: list[tuple[int, int, A.FactBlock]] = []
+    pos, n, match = 0, len(text), _FACT.match
     while pos < n:
+        run, units, first = _Run(lines), [], pos
         m = match(text, pos)
-        if m is not None and m.group(1) != "not":
-            start = m.start(1)
-            line = bisect_right(lines, start)
-            column = start - lines[line - 1] + 1
-            span = span_t(source, line, column, line, column + m.end() - start)
-            args = tuple(const(_const_value(tok, source, line)) for tok in _ARGS.findall(m.group(2)))
-            out.append((start, m.end(), fact_t(atom_t(m.group(1), args, span), span)))
+        while m is not None:  # the facts that follow one another from pos (match, not finditer: that would search on)
+            units.append(m)
             pos = m.end()
+            if len(units) == _CHUNK:
+                run.add(units)
+                units = []
+            m = match(text, pos)
+        run.add(units)
+        if run.blocks:
+            out += [(first, pos, b) for b in run.blocks]
             continue
         skip = _SKIP.match(text, pos)
         if skip is not None:
@@ -242,6 +257,61 @@ def _fast_facts(text: str, source: str, lines: list[int]) -> list[tuple[int, int
         if end is None:
             return None
         pos = end
+    return out
+
+
+class _Run:
+    """The blocks of one run of consecutive facts, built chunk by chunk: one block per stretch of the same predicate
+    and arity."""
+
+    def __init__(self, lines: A.LineIndex):
+        self.lines = lines
+        self.blocks: list[A.FactBlock] = []
+        self.key: tuple[str, int] | None = None
+
+    def add(self, units: list[re.Match]) -> None:
+        if not units:
+            return
+        rows = _decode(units, self.lines)
+        preds = [m.group(1) for m in units]
+        starts = array("q", [m.start(1) for m in units])
+        ends = array("q", [m.end(3) for m in units])  # a fact's span is its atom's, as lark gives it
+        keys = list(zip(preds, map(len, rows), strict=True))
+        cuts = [0, *(i for i in range(1, len(keys)) if keys[i] != keys[i - 1]), len(keys)]
+        for a, b in itertools.pairwise(cuts):
+            if keys[a] == self.key:  # the stretch goes on from the last chunk
+                last = self.blocks[-1]
+                last.rows.extend(rows[a:b])  # type: ignore[attr-defined]
+                last.starts.extend(starts[a:b])  # type: ignore[attr-defined]
+                last.ends.extend(ends[a:b])  # type: ignore[attr-defined]
+            else:
+                self.blocks.append(A.FactBlock(preds[a], len(rows[a]), rows[a:b], starts[a:b], ends[a:b],
+                                               self.lines))
+                self.key = keys[a]
+
+
+def _decode(units: list[re.Match], lines: A.LineIndex) -> list[tuple]:
+    """The values of consecutive matches of ``_FACT``, a tuple per fact."""
+    args = [m.group(2) for m in units]
+    joined = "],[".join(args)
+    if "\\" not in joined or _BAD_ESCAPE.search(joined) is None:
+        try:
+            rows = list(map(tuple, json.loads(f"[[{joined}]]", strict=False)))
+            if len(rows) == len(units):
+                return rows
+        except ValueError:
+            pass
+    return [tuple(_const_value(tok, lines.source, lines.position(m.start(1))[0]) for tok in _ARGS.findall(a))
+            for m, a in zip(units, args, strict=True)]
+
+
+def const_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) offsets of the constants of the fact whose atom spans ``text[start:end]``."""
+    opening = text.find("(", start, end)
+    out = []
+    for m in _ARGS.finditer(text, opening + 1, end):
+        token = m.group()
+        out.append((m.start() + len(token) - len(token.lstrip(" \t")), m.end()))  # a number's match may start blank
     return out
 
 
@@ -261,7 +331,8 @@ def fact_term_span(text: str, fact: A.Fact, index: int) -> Span | None:
     if opening < 0 or index >= len(found):
         return span
     m = found[index]
-    return Span(span.source, span.line, m.start() + 1, span.line, m.end() + 1)
+    start = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))  # a number's match may start at a blank
+    return Span(span.source, span.line, start + 1, span.line, m.end() + 1)
 
 
 def _const_value(token: str, source: str, line: int):
@@ -305,13 +376,19 @@ def parse(text: str, source: str = "<program>") -> A.Program:
     Raises :class:`DatalogSyntaxError` with a located diagnostic on the first syntax error.
     """
     try:
-        lines = [0, *(m.end() for m in re.finditer("\n", text))] if text.count("(") > 64 else []
-        facts = _fast_facts(text, source, lines) if lines else None
+        facts = None
+        if text.count("(") > 64:
+            lines = A.LineIndex(source, [0, *(m.end() for m in re.finditer("\n", text))])
+            facts = _fast_facts(text, lines)
         if facts:
             pieces, at = [], 0
-            for start, end, _fact in facts:  # a fact holds no newline: blank it with spaces
-                pieces += [text[at:start], " " * (end - start)]
-                at = end
+            for start, end, _block in facts:  # blank the run, keeping its lines and its last line's length
+                if start >= at:
+                    region = text[start:end]
+                    breaks = region.count("\n")
+                    pieces += [text[at:start], "\n" * breaks + " " * (len(region) - region.rfind("\n") - 1
+                                                                      if breaks else len(region))]
+                    at = end
             rest = "".join([*pieces, text[at:]])
             statements = _Builder(source).transform(_lark().parse(rest)) if rest.strip() else []
             statements = _merge(lines, statements, facts)
@@ -330,18 +407,19 @@ def parse(text: str, source: str = "<program>") -> A.Program:
     return A.Program(tuple(statements), source, text)
 
 
-def _merge(starts: list[int], statements: list, facts: list[tuple[int, int, A.Fact]]) -> list:
-    """Lark's statements and the fast path's facts in the order of the text (``starts``: each line's offset)."""
+def _merge(lines: A.LineIndex, statements: list, facts: list[tuple[int, int, A.FactBlock]]) -> list:
+    """Lark's statements and the fast path's blocks in the order of the text."""
     if not statements:
-        return [f for _s, _e, f in facts]
+        return [b for _s, _e, b in facts]
 
     def offset(stmt) -> int:
         span = stmt.span if stmt.span is not None else getattr(getattr(stmt, "atom", None), "span", None)
-        return starts[span.line - 1] + span.column - 1 if span is not None and span.line else 0
+        return lines.starts[span.line - 1] + span.column - 1 if span is not None and span.line else 0
 
-    keyed = [(offset(s), 1, s) for s in statements] + [(start, 0, f) for start, _end, f in facts]
-    keyed.sort(key=lambda t: (t[0], t[1]))
-    return [s for _o, _k, s in keyed]
+    keyed = [(offset(s), 1, i, s) for i, s in enumerate(statements)]
+    keyed += [(b.starts[0], 0, i, b) for i, (_start, _end, b) in enumerate(facts)]
+    keyed.sort(key=lambda t: t[:3])
+    return [s for *_k, s in keyed]
 
 
 def _exc_span(exc: UnexpectedInput, source: str) -> Span:

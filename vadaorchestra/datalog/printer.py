@@ -76,6 +76,8 @@ def format_statement(stmt: A.Statement) -> str:
     match stmt:
         case A.Fact(atom=atom):
             return f"{format_atom(atom)}."
+        case A.FactBlock(pred=pred, rows=rows):
+            return "\n".join(f"{pred}({', '.join(map(format_const, row))})." for row in rows)
         case A.Rule(head=head, body=body):
             return f"{', '.join(format_atom(h) for h in head)} :- {', '.join(format_literal(b) for b in body)}."
         case A.Constraint(body=body):

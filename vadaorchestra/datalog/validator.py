@@ -159,6 +159,8 @@ class _Validator:
                         heads.setdefault(h.pred, []).append(stmt)
                 case A.Fact(atom=atom):
                     fact_rows.setdefault(atom.pred, [])
+                case A.FactBlock(pred=pred):
+                    fact_rows.setdefault(pred, [])
         self._arities(binds)
         self._reserved_strings()
         used_params: set[str] = set()
@@ -193,7 +195,10 @@ class _Validator:
             for i, t in enumerate(types):
                 self._set_col(name, i, t, None, f"data bound to {name!r}")
         for stmt in p.statements:
-            if isinstance(stmt, A.Fact):
+            if isinstance(stmt, A.FactBlock):
+                self._block_types(stmt)
+                fact_rows[stmt.pred].extend(stmt.rows)
+            elif isinstance(stmt, A.Fact):
                 row = []
                 for i, t in enumerate(stmt.atom.args):
                     if isinstance(t, A.Const):
@@ -323,24 +328,27 @@ class _Validator:
 
     # --- arities and parameters ------------------------------------------------------------------------------------
     def _all_atoms(self):
+        """(predicate, arity, span) of every atom; a block of facts counts once."""
         for stmt in self.p.statements:
             match stmt:
+                case A.FactBlock(pred=pred, arity=arity):
+                    yield pred, arity, stmt.span
                 case A.Fact(atom=atom):
-                    yield atom, atom.span or stmt.span
+                    yield atom.pred, atom.arity, atom.span or stmt.span
                 case A.Rule(head=head, body=body):
                     for h in head:
-                        yield h, h.span or stmt.span
+                        yield h.pred, h.arity, h.span or stmt.span
                     for lit in body:
                         if isinstance(lit, A.Atom):
-                            yield lit, lit.span or stmt.span
+                            yield lit.pred, lit.arity, lit.span or stmt.span
                         elif isinstance(lit, A.Negation):
-                            yield lit.atom, lit.atom.span or lit.span or stmt.span
+                            yield lit.atom.pred, lit.atom.arity, lit.atom.span or lit.span or stmt.span
                 case A.Constraint(body=body):
                     for lit in body:
                         if isinstance(lit, A.Atom):
-                            yield lit, lit.span or stmt.span
+                            yield lit.pred, lit.arity, lit.span or stmt.span
                         elif isinstance(lit, A.Negation):
-                            yield lit.atom, lit.atom.span or lit.span or stmt.span
+                            yield lit.atom.pred, lit.atom.arity, lit.atom.span or lit.span or stmt.span
 
     def _all_body_atoms(self):
         for stmt in self.p.statements:
@@ -351,34 +359,45 @@ class _Validator:
                         yield atom, atom.span or stmt.span
 
     def _fact_span(self, pred: str) -> Span | None:
-        return next((s.span for s in self.p.facts if s.atom.pred == pred), None)
+        return next((s.span for s in self.p.statements if isinstance(s, A.FactBlock) and s.pred == pred
+                     or isinstance(s, A.Fact) and s.atom.pred == pred), None)
 
     def _arities(self, binds: list[Bind]) -> None:
         lower: dict[str, tuple[str, Span | None]] = {}
         for name, types in self.externals.items():
             self.arity[name] = (len(types), None)
-        for atom, span in self._all_atoms():
-            key = atom.pred.lower()
-            if key in lower and lower[key][0] != atom.pred:
-                self.error(span, f"predicate {atom.pred!r} differs from {lower[key][0]!r} only in letter case",
+        for pred, arity, span in self._all_atoms():
+            key = pred.lower()
+            if key in lower and lower[key][0] != pred:
+                self.error(span, f"predicate {pred!r} differs from {lower[key][0]!r} only in letter case",
                            [(lower[key][1], f"{lower[key][0]!r} is used here")])
-            lower.setdefault(key, (atom.pred, span))
-            if atom.pred in self.arity:
-                n, first = self.arity[atom.pred]
-                if n != atom.arity:
+            lower.setdefault(key, (pred, span))
+            if pred in self.arity:
+                n, first = self.arity[pred]
+                if n != arity:
                     where = f"used with {n} argument(s)" + ("" if first else " in the existing data")
-                    self.error(span, f"arity mismatch: {atom.pred!r} has {atom.arity} argument(s) here but is {where}",
-                               [(first, f"{atom.pred!r} with {n} argument(s)")] if first else [])
+                    self.error(span, f"arity mismatch: {pred!r} has {arity} argument(s) here but is {where}",
+                               [(first, f"{pred!r} with {n} argument(s)")] if first else [])
             else:
-                self.arity[atom.pred] = (atom.arity, span)
+                self.arity[pred] = (arity, span)
         for (pred, idx), _ in list(self.col_type.items()):
             if pred in self.arity and idx >= self.arity[pred][0]:
                 self.error(None, f"@mapping column {idx} of {pred!r} is out of range (arity {self.arity[pred][0]})")
 
     def _reserved_strings(self) -> None:
         """Labelled nulls are the strings ``_:n<number>``; a program may not spell one, so a null equals only itself."""
+        unspelled = self.p.text is not None and "_:n" not in self.p.text  # then no block's fact spells one
         for stmt in self.p.statements:
             if isinstance(stmt, A.Annotation):
+                continue
+            if isinstance(stmt, A.FactBlock):
+                if unspelled:
+                    continue
+                for i, row in enumerate(stmt.rows):
+                    for j, v in enumerate(row):
+                        if type(v) is str and v[:3] == "_:n" and NULL_PATTERN.fullmatch(v):
+                            self.error(self._fact_term_span(stmt, i, j), f"the string {v!r} is reserved: labelled "
+                                       "nulls are written _:n<number> and a program may not spell one")
                 continue
             for const in _consts_of(stmt):
                 if isinstance(const.value, str) and NULL_PATTERN.fullmatch(const.value):
@@ -569,8 +588,21 @@ class _Validator:
                                "other rule", [(ri.span, "aggregate rule")])
 
     # --- types --------------------------------------------------------------------------------------------------------
-    def _fact_term_span(self, stmt: A.Fact, i: int) -> Span | None:
+    def _fact_term_span(self, stmt: A.Fact | A.FactBlock, i: int, j: int | None = None) -> Span | None:
+        """The span of argument ``i`` of a fact, or of argument ``j`` of the ``i``-th fact of a block."""
+        if isinstance(stmt, A.FactBlock):
+            return stmt.term_span(self.p.text, i, j or 0) if self.p.text else stmt.span_of(i)
         return fact_term_span(self.p.text or "", stmt, i)
+
+    def _block_types(self, block: A.FactBlock) -> None:
+        """Column types from a block's values: one check per distinct value type of a column, at its first fact."""
+        for j in range(block.arity):
+            seen: set[type] = set()
+            for i, row in enumerate(block.rows):
+                t = type(row[j])
+                if t not in seen:
+                    seen.add(t)
+                    self._set_col(block.pred, j, type_of_value(row[j]), (block, i, j))
 
     def _set_col(self, pred: str, idx: int, typ: ColType | None, span, origin: str | None = None) -> bool:
         """``span``: a Span, None, or (fact, argument index) of a fast-path fact, whose span is found only when it is
@@ -790,6 +822,8 @@ def _consts_of(stmt: A.Statement):
 
 
 def _terms_of(stmt: A.Statement, kind: type):
+    if isinstance(stmt, A.FactBlock):  # constants only, looked at by the callers themselves
+        return []
     if isinstance(stmt, A.Fact):  # most statements of a large program: no walk (issue 11)
         return [a for a in stmt.atom.args if isinstance(a, kind)]
 

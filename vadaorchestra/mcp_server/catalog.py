@@ -287,7 +287,7 @@ class _Loader:
     @staticmethod
     def dependencies(program: A.Program, producer: Mapping[str, str], name: str) -> list[tuple[str, Span | None]]:
         """Tools whose outputs the program reads (and does not define or bind itself), with the first reading site."""
-        own = {s.atom.pred for s in program.facts} | {h.pred for r in program.rules for h in r.head}
+        own = program.fact_predicates() | {h.pred for r in program.rules for h in r.head}
         own |= {a.args[0].value for a in program.annotations("bind") if a.args}
         found: dict[str, Span | None] = {}
         for stmt in program.statements:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from vadaorchestra.datalog import ast as A
@@ -75,7 +75,7 @@ class ProgramWriter:
             if step.program:
                 try:
                     self.taken |= {h.pred for r in self._parsed(step).rules for h in r.head}
-                    self.taken |= {f.atom.pred for f in self._parsed(step).facts}
+                    self.taken |= self._parsed(step).fact_predicates()
                 except VadaError:
                     pass  # reported when the step is written
 
@@ -104,7 +104,7 @@ class ProgramWriter:
         if spec is None:
             raise VadaError(f"the catalog has no tool {step.tool!r} (tools: {', '.join(self.cat.tools)})")
         program = self._bound(spec, step.params)
-        defined = {h.pred for r in program.rules for h in r.head} | {f.atom.pred for f in program.facts}
+        defined = {h.pred for r in program.rules for h in r.head} | program.fact_predicates()
         rename = {p: self._fresh(f"li{step.number}_{p}") for p in defined if p != spec.output}
         rename[spec.output] = step.tool if self.calls[step.tool] == 1 else self._fresh(f"{step.tool}__li{step.number}")
         for pred in spec.base:
@@ -216,6 +216,8 @@ def _renamed(stmt: A.Statement, rename: dict[str, str]) -> A.Statement:
             return A.Rule(tuple(atom(h) for h in head), tuple(literal(b) for b in body), arrow, span)
         case A.Fact(atom=at, span=span):
             return A.Fact(atom(at), span)
+        case A.FactBlock(pred=pred) if pred in rename:
+            return replace(stmt, pred=rename[pred])
         case A.Constraint(body=body, span=span):
             return A.Constraint(tuple(literal(b) for b in body), span)
         case A.Annotation(name=name, args=args, span=span) if name in _PRED_ANNOTATIONS and args:

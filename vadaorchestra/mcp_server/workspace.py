@@ -421,7 +421,7 @@ class Workspace:
         program defines is materialized (only new ones may be defined)."""
         start = time.perf_counter()
         program = self._parse(text)
-        heads = {s.atom.pred for s in program.facts} | {h.pred for r in program.rules for h in r.head}
+        heads = program.fact_predicates() | {h.pred for r in program.rules for h in r.head}
         with self._locked(heads), self._cursor() as cur:
             program, analysis = self._check_synthesized(cur, text)
             defined = sorted(analysis.defined)

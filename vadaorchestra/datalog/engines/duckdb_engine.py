@@ -9,6 +9,7 @@ each round (their value per group at the fixpoint is what remains); existential 
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -199,6 +200,14 @@ class _Run:
     def insert_rows(self, table: str, info: PredInfo, rows: Sequence[tuple]) -> None:
         if info.arity == 0:
             self.exec(f"INSERT INTO {table} VALUES (TRUE)")
+            return
+        if 1000 < len(rows) <= 250_000 and "pandas" not in sys.modules:
+            # as one list per column, unnested by DuckDB: no pandas to import (0.6 s of a cold `datalog run`);
+            # beyond this size a DataFrame is faster (1M numeric rows: 0.9 s against 2.1 s)
+            columns = [[r[i] for r in rows] for i in range(info.arity)]
+            cols = ", ".join(f"unnest(${i + 1}::{S.SQL_TYPES[t]}[]) AS c{i}" for i, t in enumerate(info.types))
+            self.exec(f"INSERT INTO {table} SELECT DISTINCT * FROM (SELECT {cols})", f"loading rows of {table}",
+                      params=columns)
             return
         if len(rows) > 1000:  # large inputs travel as a DataFrame, not as SQL text
             import pandas as pd
