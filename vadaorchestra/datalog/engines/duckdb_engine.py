@@ -366,12 +366,36 @@ class _Run:
     def variants(self, ri: RuleInfo, stratum: Stratum, deltas):
         """Table assignments for one rule: all full relations in the first round, then one per recursive occurrence
         that reads the previous round's delta (semi-naive)."""
+        for tables, negs, _k in self.occurrences(ri, stratum, deltas):
+            yield tables, negs
+
+    def occurrences(self, ri: RuleInfo, stratum: Stratum, deltas):
+        """:meth:`variants` with the index of the positive atom that reads a delta (None in the first round)."""
         if deltas is None:
-            yield self.rule_tables(ri, deltas, None)
+            yield *self.rule_tables(ri, deltas, None), None
             return
         for k, atom in enumerate(ri.positives):
             if atom.pred in stratum.preds and deltas.get(atom.pred, (0, None))[0]:
-                yield self.rule_tables(ri, deltas, k)
+                yield *self.rule_tables(ri, deltas, k), k
+
+    def delta_keyed(self, ri: RuleInfo, head: A.Atom, k: int, delta: str) -> str | None:
+        """The part of ``head``'s relation that a tuple derived from the delta of positive atom ``k`` can be already
+        in: the rows agreeing with some delta tuple on the head columns that copy a variable of that atom. A derived
+        tuple copies those values from its delta tuple, so it can equal no other row; checking new tuples against
+        this part instead of the whole relation is exact, and DuckDB hashes the delta, not the relation (company
+        control: the anti-join of controlled_shares was a third of the run). None when no head column copies one."""
+        atom = ri.positives[k]
+        first: dict[str, int] = {}
+        for i, t in enumerate(atom.args):
+            if isinstance(t, A.Var) and not t.anonymous:
+                first.setdefault(t.name, i)
+        pairs = [(j, first[t.name]) for j, t in enumerate(head.args) if isinstance(t, A.Var) and t.name in first]
+        if not pairs:
+            return None
+        keys = ", ".join(f"c{i} AS k{n}" for n, (_j, i) in enumerate(pairs))
+        on = " AND ".join(f"f.c{j} = k.k{n}" for n, (j, _i) in enumerate(pairs))
+        return (f"(SELECT f.* FROM {self.tables[head.pred]} AS f SEMI JOIN (SELECT DISTINCT {keys} FROM {delta}) AS k "
+                f"ON {on})")
 
     def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
         """One round of a stratum. Non-recursive strata insert straight into their relations; recursive ones also
@@ -379,27 +403,34 @@ class _Run:
         preds = list(stratum.preds)
         infos = self.a.predicates
         plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
-        selects: dict[str, list[tuple[str, RuleInfo]]] = {p: [] for p in preds}
+        selects: dict[str, list[tuple[str, RuleInfo, str | None]]] = {p: [] for p in preds}
         for ri in plain:
-            for tables, negs in self.variants(ri, stratum, deltas):
+            for tables, negs, k in self.occurrences(ri, stratum, deltas):
                 for head in ri.rule.head:
-                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri))
+                    keyed = self.delta_keyed(ri, head, k, tables[k]) if k is not None and stratum.recursive else None
+                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri, keyed))
         new: dict[str, str] | None = None
+        sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
             self.round_no += 1
             new = {p: self.temp(f"{p}_new{self.round_no}") for p in preds}
         for p in preds:
             full = self.tables[p]
             parts = selects[p]
-            rules = list({ri.index: ri for _, ri in parts}.values())
+            rules = list({ri.index: ri for _, ri, _k in parts}.values())
             label, span = (S.rule_label(rules[0]), rules[0].span) if len(rules) == 1 else (f"rules for {p!r}", None)
-            union = " UNION ".join(f"({sql})" for sql, _ in parts)
+            union = " UNION ".join(f"({sql})" for sql, _, _k in parts)
             if new is not None:
-                if parts:
-                    self.exec(f"CREATE TEMP TABLE {new[p]} AS {S.new_tuples_sql(union, full, infos[p].arity)}",
-                              label, span)
+                if parts and all(keyed for _, _, keyed in parts):  # each part against the rows it can repeat
+                    checked = " UNION ".join(f"({S.new_tuples_sql(sql, keyed, infos[p].arity)})"
+                                             for sql, _, keyed in parts)
+                    sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS {checked}", label, span).fetchone()[0]
+                elif parts:
+                    sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS "
+                                         f"{S.new_tuples_sql(union, full, infos[p].arity)}", label, span).fetchone()[0]
                 else:
                     self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
+                    sizes[p] = 0
                 self.created.append(("TABLE", new[p]))
             elif parts:
                 distinct = "" if len(parts) > 1 else "DISTINCT "  # UNION already removes duplicates
@@ -411,11 +442,12 @@ class _Run:
                     self.exec(f"INSERT INTO {full} ({union}) EXCEPT (SELECT * FROM {full})", label, span)
                 else:
                     self.exec(f"INSERT INTO {full} SELECT {distinct}* FROM ({union})", label, span)
-        return self.finish_round(stratum, deltas, new, {p for p in preds if selects[p]})
+        return self.finish_round(stratum, deltas, new, {p for p in preds if selects[p]}, sizes)
 
-    def finish_round(self, stratum: Stratum, deltas, new: dict[str, str] | None, derived: set[str]
-                     ) -> dict[str, tuple[int, str | None]]:
-        """After the plain rules of a round: add their new tuples, then run the chase, then the aggregates."""
+    def finish_round(self, stratum: Stratum, deltas, new: dict[str, str] | None, derived: set[str],
+                     sizes: Mapping[str, int] | None = None) -> dict[str, tuple[int, str | None]]:
+        """After the plain rules of a round: add their new tuples, then run the chase, then the aggregates.
+        ``sizes``: the rows of the new tables the plain rules filled (the others are counted)."""
         if new is not None:
             for p in stratum.preds:
                 if p in derived:
@@ -426,7 +458,12 @@ class _Run:
         for ri in stratum.rules:
             if ri.aggregate is not None:
                 self.aggregate(ri, stratum, deltas, new)
-        return {p: (self.count(new[p]), new[p]) for p in stratum.preds} if new is not None else {}
+        if new is None:
+            return {}
+        rewritten = {h.pred for ri in stratum.rules if ri.existentials or ri.aggregate is not None for h in ri.rule.head}
+        known = sizes or {}
+        return {p: (known[p] if p in known and p not in rewritten else self.count(new[p]), new[p])
+                for p in stratum.preds}
 
     def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         head = ri.rule.head[0].pred
@@ -492,9 +529,9 @@ class _Run:
         delta and replace the old value of their group. Drops ``fresh``."""
         full = self.tables[head]
         on = " AND ".join(f"f.c{j} = t.g{i}" for i, j in enumerate(columns))
-        self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT "
-                  f"SELECT f.* FROM {full} AS f SEMI JOIN {touched} AS t ON {on}")
-        if self.count(new[head]):
+        changed = self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT "
+                            f"SELECT f.* FROM {full} AS f SEMI JOIN {touched} AS t ON {on}").fetchone()[0]
+        if changed:
             same = " AND ".join(f"n.c{j} = f.c{j}" for j in columns)
             self.exec(f"DELETE FROM {full} AS f WHERE EXISTS (SELECT 1 FROM {new[head]} AS n WHERE {same})")
             self.exec(f"INSERT INTO {full} SELECT * FROM {new[head]}")
