@@ -5,6 +5,7 @@ rule, a constant or a repeated variable in the head makes a derived tuple one th
 from __future__ import annotations
 
 from reference import evaluate
+
 from vadaorchestra.datalog import parse, run
 
 PROGRAM = """
