@@ -209,7 +209,8 @@ class FactBlock:
         typed = lambda rows: [tuple((type(v), v) for v in r) for r in rows]  # noqa: E731 (1 == 1.0 == True)
         return self.pred == other.pred and self.arity == other.arity and typed(self.rows) == typed(other.rows)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:  # consistent with __eq__, and cheap
+        return hash((self.pred, self.arity, len(self.rows)))
 
 
 @dataclass(frozen=True, slots=True)
