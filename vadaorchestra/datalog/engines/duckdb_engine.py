@@ -105,6 +105,7 @@ class _Run:
         self.next_null = null_start
         self.attached: list[str] = []
         self.round_no = 0
+        self.db_columns: dict[str, list[str]] | None = None  # main schema tables and views -> columns, read once
         self.views: set[str] = set()
         self.sets: set[str] = set()
 
@@ -236,15 +237,16 @@ class _Run:
             if rows:
                 self.insert_rows(table, info, rows)
             return table
-        exists = self.con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND NOT temporary AND schema_name = 'main' "
-            "AND database_name = current_database()", [name]).fetchone()[0] + self.con.execute(
-            "SELECT count(*) FROM duckdb_views() WHERE view_name = ? AND NOT temporary AND schema_name = 'main' "
-            "AND database_name = current_database()", [name]).fetchone()[0]
-        if not exists:
+        if self.db_columns is None:  # every table and view of the database's main schema, in one query
+            self.db_columns = {}
+            for table, column in self.con.execute(
+                    "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
+                    "AND database_name = current_database() ORDER BY table_name, column_index").fetchall():
+                self.db_columns.setdefault(table, []).append(column)
+        if name not in self.db_columns:
             raise EngineError(f"no data for predicate {name!r}: it is neither bound with @bind nor a table of the "
                               "database")
-        cols = [r[0] for r in self.con.execute(f"DESCRIBE main.{S.quote_ident(name)}").fetchall()]
+        cols = self.db_columns[name]
         if len(cols) != info.arity:
             raise EngineError(f"table {name!r} has {len(cols)} columns but the program uses {info.arity}")
         view = self.temp(name)
