@@ -188,8 +188,10 @@ class RunResult:
             with path.open("w", newline="", encoding="utf-8") as fh:
                 writer = csv.writer(fh, lineterminator="\n")
                 writer.writerow(self.columns(pred) if self.schemas[pred].arity else [])
-                for row in rows:
-                    writer.writerow([format_value(v) for v in row])
+                if "bool" in self.schemas[pred].types:
+                    writer.writerows([format_value(v) for v in row] for row in rows)
+                else:  # the csv module writes str() of ints and strings and repr() of floats already
+                    writer.writerows(rows)
             written.append(path)
         return written
 

@@ -597,12 +597,10 @@ class _Validator:
     def _block_types(self, block: A.FactBlock) -> None:
         """Column types from a block's values: one check per distinct value type of a column, at its first fact."""
         for j in range(block.arity):
-            seen: set[type] = set()
-            for i, row in enumerate(block.rows):
-                t = type(row[j])
-                if t not in seen:
-                    seen.add(t)
-                    self._set_col(block.pred, j, type_of_value(row[j]), (block, i, j))
+            kinds = set(map(type, (row[j] for row in block.rows)))
+            firsts = sorted(next(i for i, row in enumerate(block.rows) if type(row[j]) is t) for t in kinds)
+            for i in firsts:  # each value type at its first fact, in the order of the text
+                self._set_col(block.pred, j, type_of_value(block.rows[i][j]), (block, i, j))
 
     def _set_col(self, pred: str, idx: int, typ: ColType | None, span, origin: str | None = None) -> bool:
         """``span``: a Span, None, or (fact, argument index) of a fast-path fact, whose span is found only when it is
