@@ -91,3 +91,20 @@ def test_validation_errors_in_a_block_point_at_the_fact_and_the_constant():
     assert (101, 6, "type conflict") in found  # the 7 of e(5, 7)
     assert (102, 3, "the string '_") in found  # "_:n3"
     assert any(line == 103 and msg.startswith("arity mismatch") for line, _c, msg in found)
+
+
+def test_the_parser_tables_are_cached_and_a_cache_folder_that_cannot_be_made_is_no_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    P._lark.cache_clear()
+    try:
+        assert P.parse("p(1).").statements
+        assert list((tmp_path / "cache" / "vadaorchestra").glob("lark-*.cache"))
+        P._lark.cache_clear()
+        assert P.parse("q(X) :- p(X).").statements  # from the cache
+        blocked = tmp_path / "file"
+        blocked.write_text("not a folder")
+        monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+        P._lark.cache_clear()
+        assert P.parse("p(2).").statements
+    finally:
+        P._lark.cache_clear()

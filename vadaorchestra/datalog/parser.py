@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
+import os
 import re
+import sys
 from array import array
 from importlib import resources
+from pathlib import Path
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
@@ -26,8 +30,19 @@ _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
 
 @functools.cache
 def _lark() -> Lark:
+    """The LALR parser. Building its tables takes about 0.1 s, a tenth of a cold `datalog run` of a small program, so
+    lark keeps them in the user's cache folder (checked against the grammar's hash before use, rebuilt otherwise; a
+    folder that cannot be written only means no cache)."""
     grammar = resources.files("vadaorchestra.datalog").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    cache: str | bool = False
+    try:
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "vadaorchestra"
+        folder.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]  # installs of other grammars keep their own
+        cache = str(folder / f"lark-{digest}-py{sys.version_info[0]}{sys.version_info[1]}.cache")
+    except OSError:
+        pass
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=cache)
 
 
 class _Reject(Exception):
