@@ -869,39 +869,35 @@ def print_table(table: list[dict], souffle_ok: bool) -> None:
 
 
 def print_targets(table: list[dict]) -> None:
+    def target(what: str, ok: bool, measured: str) -> None:
+        print(f"target: {what}: {'PASS' if ok else 'FAIL'} ({measured})")
+
+    def ratio(r: dict, side: str, ref: str, bound: float, what: str) -> None:
+        x = r[side]["seconds"] / r[ref]["seconds"]
+        target(what, x <= bound, f"{x:.2f}x")
+
     print()
     for r in table:
         if r["workload"] == "control" and r["size"].startswith("100k") and r["vo"]:
             peak = r["vo"]["peak_mib"]
-            print(f"target: company control 100k peak memory < 4096 MiB: {'PASS' if peak < 4096 else 'FAIL'} "
-                  f"({peak:.0f} MiB)")
+            target("company control 100k peak memory < 4096 MiB", peak < 4096, f"{peak:.0f} MiB")
         if r["workload"] == "control" and r["vo"] and r["sql"] and r["size"][:4] in ("10k ", "100k"):
-            ratio = r["vo"]["seconds"] / r["sql"]["seconds"]
-            print(f"target: company control {r['size']} within 1.5x of the hand-written SQL loop: "
-                  f"{'PASS' if ratio <= 1.5 else 'FAIL'} ({ratio:.2f}x)")
+            ratio(r, "vo", "sql", 1.5, f"company control {r['size']} within 1.5x of the hand-written SQL loop")
             if r["size"].startswith("100k") and r.get("souffle"):
-                t = r["souffle"]["seconds"]
-                print(f"target: company control 100k on Soufflé no slower than on DuckDB: "
-                      f"{'PASS' if t <= r['vo']['seconds'] else 'FAIL'} ({t:.2f} s vs {r['vo']['seconds']:.2f} s)")
+                t, d = r["souffle"]["seconds"], r["vo"]["seconds"]
+                target("company control 100k on Soufflé no slower than on DuckDB", t <= d, f"{t:.2f} s vs {d:.2f} s")
         if r["workload"] == "tc" and r["size"].startswith("100k") and r["vo"] and r["sql"]:
-            ratio = r["vo"]["seconds"] / r["sql"]["seconds"]
-            print(f"target: tc 100k edges within 1.5x of the recursive CTE: {'PASS' if ratio <= 1.5 else 'FAIL'} "
-                  f"({ratio:.2f}x)")
+            ratio(r, "vo", "sql", 1.5, "tc 100k edges within 1.5x of the recursive CTE")
         for mode, raw in (("souffle", "raw"), ("souffle_c", "raw_c")):
             if r["workload"] in ("tc", "lubm") and (r["workload"] == "lubm" or r["size"].startswith("100k")) \
                     and r.get(mode) and r.get(raw):
-                ratio = r[mode]["seconds"] / r[raw]["seconds"]
-                print(f"target: {r['workload']} {r['size']}, Soufflé engine ({SIDES_LABEL[mode]}) within 1.3x of "
-                      f"{SIDES_LABEL[raw]}: {'PASS' if ratio <= 1.3 else 'FAIL'} ({ratio:.2f}x)")
+                ratio(r, mode, raw, 1.3, f"{r['workload']} {r['size']}, Soufflé engine ({SIDES_LABEL[mode]}) within "
+                                         f"1.3x of {SIDES_LABEL[raw]}")
         if r.get("cold") and "seconds" in r["cold"]:
             t = r["cold"]["seconds"]
-            print(f"target: lubm {r['size']}, facts inline, cold `datalog run` under 3 s: "
-                  f"{'PASS' if t < 3 else 'FAIL'} ({t:.2f} s)")
+            target(f"lubm {r['size']}, facts inline, cold `datalog run` under 3 s", t < 3, f"{t:.2f} s")
         if r["workload"] == "loans" and r["size"].startswith("1M") and r["vo"] and r["sql"]:
-            ratio = r["vo"]["seconds"] / r["sql"]["seconds"]
-            print(f"target: 1M join + aggregate within 1.3x of hand-written SQL: {'PASS' if ratio <= 1.3 else 'FAIL'} "
-                  f"({ratio:.2f}x)")
-
+            ratio(r, "vo", "sql", 1.3, "1M join + aggregate within 1.3x of hand-written SQL")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,6 +23,7 @@ app.add_typer(datalog_app, name="datalog")
 
 EngineOpt = Annotated[str, typer.Option("--engine", help="duckdb, souffle, or auto (Soufflé when on PATH).")]
 # the options of the commands that read a trace: where its catalog and data are, when not where the trace says
+TraceArg = Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")]
 TraceCatalogOpt = Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")]
 TraceDataOpt = Annotated[Path | None, typer.Option("--data", help="Data root (default: the trace's).")]
 ModelOpt = Annotated[str | None, typer.Option("--model", help="'local' (the installed local model, see 'models "
@@ -227,7 +228,7 @@ def _page(trace: Path, say) -> None:
 
 @app.command("report")
 def report_cmd(
-    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
+    trace: TraceArg,
     out: Annotated[Path | None, typer.Option("--out", help="Folder for index.html (default: the trace's).")] = None,
     catalog: TraceCatalogOpt = None,
     data: TraceDataOpt = None,
@@ -284,7 +285,7 @@ def replay_cmd(
 
 @trace_app.command("export")
 def trace_export(
-    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
+    trace: TraceArg,
     out: Annotated[Path | None, typer.Option("--out", help="File to write (default: standard output).")] = None,
     catalog: TraceCatalogOpt = None,
     data: TraceDataOpt = None,
@@ -312,7 +313,7 @@ def trace_export(
 
 @app.command("explain")
 def explain_cmd(
-    trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")],
+    trace: TraceArg,
     fact: Annotated[str | None, typer.Argument(help="The fact, e.g. 'exposure(\"Bank Gamma\", \"DeepLogic Ltd\", _)' "
                                                "(_ matches any value); with --answer, a figure of the answer "
                                                "(24.6M).")] = None,

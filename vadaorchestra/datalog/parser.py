@@ -323,6 +323,8 @@ def _decode(units: list[re.Match], lines: A.LineIndex) -> list[tuple]:
 def const_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """(start, end) offsets of the constants of the fact whose atom spans ``text[start:end]``."""
     opening = text.find("(", start, end)
+    if opening < 0:
+        return []
     out = []
     for m in _ARGS.finditer(text, opening + 1, end):
         token = m.group()
@@ -331,8 +333,8 @@ def const_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def fact_term_span(text: str, fact: A.Fact, index: int) -> Span | None:
-    """The span of the ``index``-th argument of a fact the fast path read (its constants carry none, to keep 100,000
-    facts cheap); found again in the program ``text`` when a diagnostic needs it."""
+    """The span of the ``index``-th argument of a fact whose constants carry none (a FactBlock's facts, made on
+    demand), found again in the program ``text`` when a diagnostic needs it."""
     span = fact.span
     if span is None or not text:
         return span
@@ -340,14 +342,11 @@ def fact_term_span(text: str, fact: A.Fact, index: int) -> Span | None:
     if len(lines) < span.line:
         return span
     line = lines[span.line - 1]
-    opening = line.find("(", span.column - 1)
-    close = span.end_column - 1 if span.end_column else len(line)
-    found = list(_ARGS.finditer(line, opening + 1, close))
-    if opening < 0 or index >= len(found):
+    found = const_spans(line, span.column - 1, span.end_column - 1 if span.end_column else len(line))
+    if index >= len(found):
         return span
-    m = found[index]
-    start = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))  # a number's match may start at a blank
-    return Span(span.source, span.line, start + 1, span.line, m.end() + 1)
+    first, last = found[index]
+    return Span(span.source, span.line, first + 1, span.line, last + 1)
 
 
 def _const_value(token: str, source: str, line: int):

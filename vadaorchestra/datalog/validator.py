@@ -396,16 +396,18 @@ class _Validator:
                 for i, row in enumerate(stmt.rows):
                     for j, v in enumerate(row):
                         if type(v) is str and v[:3] == "_:n" and NULL_PATTERN.fullmatch(v):
-                            self.error(self._fact_term_span(stmt, i, j), f"the string {v!r} is reserved: labelled "
-                                       "nulls are written _:n<number> and a program may not spell one")
+                            self._reserved(v, self._fact_term_span(stmt, i, j))
                 continue
             for const in _consts_of(stmt):
                 if isinstance(const.value, str) and NULL_PATTERN.fullmatch(const.value):
                     where = const.span
                     if where is None and isinstance(stmt, A.Fact):
                         where = self._fact_term_span(stmt, next(i for i, a in enumerate(stmt.atom.args) if a is const))
-                    self.error(where or stmt.span, f"the string {const.value!r} is reserved: labelled nulls are "
-                               "written _:n<number> and a program may not spell one")
+                    self._reserved(const.value, where or stmt.span)
+
+    def _reserved(self, value: str, where: Span | None) -> None:
+        self.error(where, f"the string {value!r} is reserved: labelled nulls are written _:n<number> and a program "
+                   "may not spell one")
 
     def _check_params(self, used: set[str]) -> None:
         for stmt in self.p.statements:
@@ -603,8 +605,8 @@ class _Validator:
                 self._set_col(block.pred, j, type_of_value(block.rows[i][j]), (block, i, j))
 
     def _set_col(self, pred: str, idx: int, typ: ColType | None, span, origin: str | None = None) -> bool:
-        """``span``: a Span, None, or (fact, argument index) of a fast-path fact, whose span is found only when it is
-        kept or reported."""
+        """``span``: a Span, None, or (fact, argument index) / (block, fact index, argument index), whose span is
+        found only when it is kept or reported."""
         if typ is None:
             return False
         old = self.col_type.get((pred, idx))

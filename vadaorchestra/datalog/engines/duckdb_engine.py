@@ -8,6 +8,7 @@ each round (their value per group at the fixpoint is what remains); existential 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -396,11 +397,15 @@ class _Run:
         head_vars = {t.name for t in head.args if isinstance(t, A.Var)}
         if not {t.name for t in atom.args if isinstance(t, A.Var)} <= head_vars:
             return False
-        aggregated = {r.rule.head[0].pred for st in self.a.strata for r in st.rules if r.aggregate is not None}
-        if atom.pred in aggregated or self.a.facts.get(head.pred):  # an aggregate's tuples are replaced
+        if atom.pred in self.aggregated or self.a.facts.get(head.pred):  # an aggregate's tuples are replaced
             return False
         others = [(r, h) for r in stratum.rules for h in r.rule.head if h.pred == head.pred and h is not head]
         return all(not r.existentials and _disjoint(ri, head, r, h) for r, h in others)
+
+    @functools.cached_property
+    def aggregated(self) -> frozenset[str]:
+        """The predicates aggregate rules define (their tuples are replaced, not only added)."""
+        return frozenset(r.rule.head[0].pred for st in self.a.strata for r in st.rules if r.aggregate is not None)
 
     def delta_keyed(self, ri: RuleInfo, head: A.Atom, k: int, delta: str) -> str | None:
         """The part of ``head``'s relation that a tuple derived from the delta of positive atom ``k`` can be already
