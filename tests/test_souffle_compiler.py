@@ -338,6 +338,67 @@ def test_nasty_strings_round_trip_through_both_engines():
     assert len(rows["w"]) == len([v for v in NASTY if "\r" not in v]) - 1
 
 
+def _io_texts(monkeypatch) -> list[str]:
+    """Record the program text of every Soufflé run (with the IO options the engine chose)."""
+    run_cls = _engine_module()._SouffleRun
+    texts: list[str] = []
+    invoke = run_cls.invoke
+
+    def spy(self, prog, text, d):
+        texts.append(text)
+        return invoke(self, prog, text, d)
+
+    monkeypatch.setattr(run_cls, "invoke", spy)
+    return texts
+
+
+def _io_of(text: str, rel: str) -> str:
+    line = next(ln for ln in text.splitlines() if ln.startswith((f".input {rel}(", f".output {rel}(")))
+    return "rfc4180" if "rfc4180=true" in line else "plain"
+
+
+CLEAN = ['a"b', "back\\slash", "\\", '\\"', '""', "", "end\\", " sp ", "ünï €", '"quoted"', "x" * 300]
+DIRTY = ["tab\there", "new\nline", "cr\rx", "x\x01y", "\x02", "a\x02b"]
+STRINGS_PROGRAM = """
+b(X, Y) :- a(X, Y).
+c(Z, N) :- a(X, N), Z = concat(X, "!").
+e(X) :- d(X).
+@input("a"). @input("d"). @output("b"). @output("c"). @output("e").
+"""
+
+
+@needs_souffle
+def test_symbols_travel_as_plain_tsv_when_none_needs_quotes(monkeypatch):
+    texts = _io_texts(monkeypatch)
+    inputs = {"a": [(v, str(i)) for i, v in enumerate(CLEAN)], "d": [(v,) for v in CLEAN]}
+    duck, souf = _both(STRINGS_PROGRAM, ["b", "c", "e"], inputs=inputs)
+    assert souf == duck
+    assert sorted(souf[0]["b"]) == sorted(inputs["a"]) and sorted(souf[0]["e"]) == sorted(inputs["d"])
+    assert "rfc4180" not in texts[-1], "no symbol needs quotes: every relation should travel as plain TSV"
+
+
+@needs_souffle
+def test_a_symbol_needing_quotes_quotes_its_relation_and_the_symbol_outputs(monkeypatch):
+    texts = _io_texts(monkeypatch)
+    for bad in DIRTY:
+        inputs = {"a": [(v, str(i)) for i, v in enumerate(CLEAN)], "d": [(v,) for v in [*CLEAN, bad]]}
+        duck, souf = _both(STRINGS_PROGRAM, ["b", "c", "e"], inputs=inputs)
+        assert souf == duck, bad
+        assert (bad,) in souf[0]["e"]
+        text = texts[-1]
+        assert [_io_of(text, r) for r in ("r_a", "r_d", "r_b", "r_c", "r_e")] == \
+            ["plain", "rfc4180", "rfc4180", "rfc4180", "rfc4180"], bad
+
+
+@needs_souffle
+def test_a_string_constant_with_a_tab_quotes_the_symbol_outputs_only(monkeypatch):
+    texts = _io_texts(monkeypatch)
+    text = 'n(1). n(2).\nt(S, N) :- n(N), S = "x\\ty".\nk(M) :- n(N), M = N * 2.\n@output("t"). @output("k").'
+    duck, souf = _both(text, ["t", "k"])
+    assert souf == duck and souf[0]["t"] == [("x\ty", 1), ("x\ty", 2)]
+    assert _io_of(texts[-1], "r_t") == "rfc4180" and _io_of(texts[-1], "r_k") == "plain"
+
+
 @needs_souffle
 def test_compiled_mode_gives_the_same_rows_and_caches_the_binary(tmp_path):
     SouffleEngine = _engine_module().SouffleEngine

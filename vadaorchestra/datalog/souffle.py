@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from vadaorchestra.datalog import ast as A
@@ -39,6 +39,7 @@ from vadaorchestra.errors import CompileError, Span
 
 SOUFFLE_TYPES: dict[str, str] = {"string": "symbol", "int": "number", "float": "float", "bool": "number"}
 IO_OPTIONS = 'IO=file, delimiter="\\t", rfc4180=true'
+PLAIN_IO_OPTIONS = 'IO=file, delimiter="\\t"'  # fields verbatim up to the next tab: no symbol may hold \t \n \r
 ERROR_RELATION = "vo_err"
 _AGG = {"sum": "sum", "msum": "sum", "count": "count", "mcount": "count", "min": "min", "mmin": "min",
         "max": "max", "mmax": "max", "avg": "mean"}
@@ -278,6 +279,19 @@ class SouffleProgram:
     errors: tuple[tuple[str, Span | None], ...]  # index in vo_err → (rule label, span)
     conversions: tuple[tuple[str, Span | None], ...]  # rules that parse strings as numbers
     lines: dict[int, tuple[str, Span | None]]  # program line → (rule label, span)
+    clean: bool = True  # no string constant holds a tab, newline or carriage return
+
+    def text_for(self, plain: Collection[str]) -> str:
+        """The program with the relations in ``plain`` read or written as plain TSV (Soufflé reads a field up to
+        the next tab, verbatim, and writes a symbol as it is), the others with ``rfc4180`` quoting. Plain IO is much
+        faster in Soufflé (LUBM's 103k facts and 54k results: 0.35 s -> 0.22 s), but only right when no symbol
+        holds a tab, newline or carriage return. Lines and their numbers do not change."""
+        text = self.text
+        for rel in plain:
+            for kind, ext in ((".input", "facts"), (".output", "csv")):
+                text = text.replace(f'{kind} {rel}({IO_OPTIONS}, filename="{rel}.{ext}")',
+                                    f'{kind} {rel}({PLAIN_IO_OPTIONS}, filename="{rel}.{ext}")')
+        return text
 
 
 @dataclass
@@ -614,8 +628,11 @@ class ProgramBuilder:
             lines.append(text)
             if label:
                 line_map[len(lines)] = (label, span)
+        # a string constant's escapes (souffle_string): a "\\t" may also be an escaped backslash before a t, which
+        # only costs plain IO
+        clean = not any(esc in text for text, _, _ in self.clauses for esc in ("\\t", "\\n", "\\r"))
         return SouffleProgram("\n".join(lines) + "\n", dict(self.inputs), dict(self.outputs), tuple(self.errors),
-                              tuple(dict.fromkeys(self.conversions)), line_map)
+                              tuple(dict.fromkeys(self.conversions)), line_map, clean)
 
 
 def _has_division(expr) -> bool:

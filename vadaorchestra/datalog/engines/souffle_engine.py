@@ -24,6 +24,7 @@ builds a binary per program text, cached by hash under ``cache_dir``.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import re
 import resource
@@ -225,16 +226,27 @@ class _SouffleRun(_Run):
 
     def run_program(self, prog: F.SouffleProgram, tables: Mapping[str, str]) -> dict[str, str]:
         """Export the inputs (relation → DuckDB table or parenthesized query), run Soufflé, check the error
-        relation; return each output relation as a new TEMP table (the caller drops it; cleanup drops the rest)."""
+        relation; return each output relation as a new TEMP table (the caller drops it; cleanup drops the rest).
+
+        Relations travel as plain TSV when that is exact (see :meth:`export`), else with ``rfc4180`` quoting; an
+        output with symbols is plain only when every input symbol and string constant is clean (a symbol Soufflé
+        derives is made of those, and ``cat``/``substr`` cannot make a tab or newline out of them)."""
         self.n_programs += 1
         self.engine.tally("programs")
         d = self.workdir / f"p{self.n_programs}"
         d.mkdir()
-        (d / "prog.dl").write_text(prog.text, encoding="utf-8")
+        plain: set[str] = set()
+        clean = prog.clean
         for rel, types in prog.inputs.items():
-            self.export(tables[rel], types, d / f"{rel}.facts")
-        self.invoke(prog, d)
-        out = {rel: self.import_output(d / f"{rel}.csv", types) for rel, types in prog.outputs.items()}
+            if self.export(tables[rel], types, d / f"{rel}.facts"):
+                plain.add(rel)
+            elif "string" in types:
+                clean = False
+        plain |= {rel for rel, types in prog.outputs.items() if types and (clean or "string" not in types)}
+        text = prog.text_for(plain)
+        (d / "prog.dl").write_text(text, encoding="utf-8")
+        self.invoke(prog, text, d)
+        out = {rel: self.import_output(d / f"{rel}.csv", types, rel in plain) for rel, types in prog.outputs.items()}
         if F.ERROR_RELATION in out:
             err_table = out.pop(F.ERROR_RELATION)
             first = self.con.execute(f"SELECT min(c0) FROM {err_table}").fetchone()[0]
@@ -246,23 +258,36 @@ class _SouffleRun(_Run):
         shutil.rmtree(d, ignore_errors=True)
         return out
 
-    def export(self, source: str, types: Sequence[str], path: Path) -> None:
-        """Write a ``.facts`` file with DuckDB's CSV writer (tab-separated, every symbol quoted, a quote doubled:
-        what Soufflé's ``rfc4180`` reader expects; bools as 0/1; a nullary fact is ``()``)."""
+    def export(self, source: str, types: Sequence[str], path: Path) -> bool:
+        """Write a ``.facts`` file with DuckDB's CSV writer; True when it is plain TSV (fields verbatim), False when
+        it is quoted for Soufflé's ``rfc4180`` reader (tab-separated, every symbol quoted, a quote doubled). Bools
+        are written as 0/1; a nullary fact is ``()``.
+
+        Numbers are always plain. Symbols are written plain first, with \\x01 as DuckDB's quote character and \\x02
+        as its null string: DuckDB quotes exactly the fields holding a tab, newline, carriage return or \\x01, or
+        equal to \\x02, so a file with neither byte has every symbol verbatim, and is kept. Otherwise the file is
+        written again, quoted."""
         if not types:
             present = self.con.execute(f"SELECT count(*) FROM (SELECT 1 FROM {source} LIMIT 1)").fetchone()[0]
             path.write_bytes(b"()\n" if present else b"")
-            return
+            return False
         names = [f"c{i}" for i in range(len(types))]
         cols = ", ".join(f"CAST({n} AS INTEGER) AS {n}" if t == "bool" else n for n, t in zip(names, types, strict=True))
+        select = f"(SELECT {cols} FROM {source} AS src({', '.join(names)}))"
         strings = [n for n, t in zip(names, types, strict=True) if t == "string"]
-        force = f", FORCE_QUOTE ({', '.join(strings)})" if strings else ""
-        self.con.execute(f"COPY (SELECT {cols} FROM {source} AS src({', '.join(names)})) TO {S.sql_string(str(path))} "
-                         f"(FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\"', ESCAPE '\"'{force})")
+        target = S.sql_string(str(path))
+        self.con.execute(f"COPY {select} TO {target} (FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\x01', "
+                         "ESCAPE '\x01', NULL '\x02')")
+        if not strings or not _has_bytes(path, b"\x01", b"\x02"):
+            return True
+        self.con.execute(f"COPY {select} TO {target} (FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\"', "
+                         f"ESCAPE '\"', FORCE_QUOTE ({', '.join(strings)}))")
+        return False
 
-    def import_output(self, path: Path, types: Sequence[str]) -> str:
-        """Load a Soufflé ``.csv`` output (``rfc4180=true``: symbols in quotes, a quote inside written as ``\\""``,
-        newlines and tabs raw; floats with up to 17 significant digits) into a new TEMP table with DuckDB's reader."""
+    def import_output(self, path: Path, types: Sequence[str], plain: bool = False) -> str:
+        """Load a Soufflé ``.csv`` output into a new TEMP table with DuckDB's reader: plain TSV (fields verbatim; an
+        empty field is an empty string), or ``rfc4180`` (symbols in quotes, a quote inside written as ``\\""``,
+        newlines and tabs raw). Floats have up to 17 significant digits."""
         self.n_tables += 1
         table = self.temp(f"out{self.n_tables}")
         info = PredInfo(table, len(types), tuple(types), tuple(f"c{i}" for i in range(len(types))), "idb")  # type: ignore[arg-type]
@@ -276,12 +301,17 @@ class _SouffleRun(_Run):
         read_types = {"string": "VARCHAR", "int": "BIGINT", "float": "DOUBLE", "bool": "BIGINT"}
         columns = "{" + ", ".join(f"'c{i}': '{read_types[t]}'" for i, t in enumerate(types)) + "}"
         select = ", ".join(
-            f"replace(c{i}, '\\\"', '\"') AS c{i}" if t == "string" else f"c{i} <> 0 AS c{i}" if t == "bool" else f"c{i}"
+            f"replace(c{i}, '\\\"', '\"') AS c{i}" if t == "string" and not plain
+            else f"c{i} <> 0 AS c{i}" if t == "bool" else f"c{i}"
             for i, t in enumerate(types))
+        # plain: no quote character, and a null string no symbol can equal (no input held \x02, see export)
+        quoting = "quote = '', escape = '', nullstr = '\x02'" if plain else "quote = '\"', escape = '\"'"
         self.exec(f"CREATE TEMP TABLE {table} AS SELECT {select} FROM read_csv({S.sql_string(str(path))}, "
-                  f"columns = {columns}, header = false, delim = '\t', quote = '\"', escape = '\"', "
+                  f"columns = {columns}, header = false, delim = '\t', {quoting}, "
                   "auto_detect = false, allow_quoted_nulls = false)", "reading Soufflé's output")
         self.created.append(("TABLE", table))
+        if plain and tuple(types) == ("string",) and _has_empty_line(path):  # DuckDB's reader skips blank lines
+            self.exec(f"INSERT INTO {table} VALUES ('')")
         return table
 
     def remaining(self) -> float | None:
@@ -313,10 +343,11 @@ class _SouffleRun(_Run):
             raise
         return proc.returncode, err
 
-    def invoke(self, prog: F.SouffleProgram, d: Path) -> None:
+    def invoke(self, prog: F.SouffleProgram, text: str, d: Path) -> None:
+        """Run ``text`` (``prog`` with its IO options, written to ``d/prog.dl``) on the files in ``d``."""
         jobs = f"-j{self.engine.jobs}"
         if self.engine.mode == "compiled":
-            exe = self.compiled(prog, d)
+            exe = self.compiled(prog, text, d)
             cmd, what = [str(exe), "-F", str(d), "-D", str(d), jobs], "Soufflé program"
         else:
             cmd, what = [self.engine.binary, "-w", jobs, "-F", str(d), "-D", str(d), str(d / "prog.dl")], "Soufflé"
@@ -327,11 +358,11 @@ class _SouffleRun(_Run):
         if rc != 0:
             raise self.souffle_error(prog, rc, err)
 
-    def compiled(self, prog: F.SouffleProgram, d: Path) -> Path:
+    def compiled(self, prog: F.SouffleProgram, text: str, d: Path) -> Path:
         """The binary of ``prog`` from the cache, compiled first when missing (with ``-j`` when ``jobs`` > 1:
         Soufflé generates parallel code only then)."""
         jobs = ["-j", str(self.engine.jobs)] if self.engine.jobs > 1 else []
-        key = hashlib.sha256("\0".join([self.engine.binary, *jobs, prog.text]).encode()).hexdigest()[:32]
+        key = hashlib.sha256("\0".join([self.engine.binary, *jobs, text]).encode()).hexdigest()[:32]
         cache = self.engine.cache_dir
         exe = cache / f"prog_{key}"
         if exe.exists():
@@ -626,6 +657,19 @@ class _SouffleRun(_Run):
             more = " (and more)" if len(rows) > 3 else ""
             text = f"negative constraint violated: {shown}{more}"
             raise ConstraintViolation(text, [Diagnostic(ri.span, text)], self.a.program.text, witnesses)
+
+
+def _has_bytes(path: Path, *needles: bytes) -> bool:
+    """Whether the file holds any of ``needles`` (memchr speed: LUBM's 11 MB of facts in a few ms)."""
+    if path.stat().st_size == 0:
+        return False
+    with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        return any(m.find(n) >= 0 for n in needles)
+
+
+def _has_empty_line(path: Path) -> bool:
+    with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        return m[:1] == b"\n" or m.find(b"\n\n") >= 0
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
