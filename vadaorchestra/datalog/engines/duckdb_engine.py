@@ -102,16 +102,18 @@ class _Run:
         self.inputs = inputs
         self.prefix = f"__vo{next(_RUN_IDS)}_"
         self.tables: dict[str, str] = {}
-        self.created: list[tuple[str, str]] = []  # (kind, name) to drop
+        self.created: dict[str, str] = {}  # name -> kind (TABLE, VIEW) of what cleanup drops, in creation order
         self.next_null = null_start
         self.attached: list[str] = []
         self.round_no = 0
         self.db_columns: dict[str, list[str]] | None = None  # main schema tables and views -> columns, read once
         self.views: set[str] = set()
         self.sets: set[str] = set()
+        self.kept: set[str] = set()
 
     def prepare(self, kept: set[str]) -> None:
         """Plan the evaluation before anything is loaded; ``kept`` are the predicates returned or materialized."""
+        self.kept = set(kept)
         self.plan_views(kept)
 
     def run_strata(self) -> None:
@@ -162,6 +164,11 @@ class _Run:
     def count(self, table: str) -> int:
         return self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
+    def drop(self, table: str) -> None:
+        """Drop a TEMP table of this run now (cleanup then has nothing left to do for it)."""
+        self.con.execute(f"DROP TABLE IF EXISTS {table}")
+        self.created.pop(table, None)
+
     def columns_ddl(self, info: PredInfo) -> str:
         if info.arity == 0:
             return "c_ BOOLEAN"
@@ -170,11 +177,11 @@ class _Run:
     def create_table(self, name: str, info: PredInfo) -> str:
         table = self.temp(name)
         self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
-        self.created.append(("TABLE", table))
+        self.created[table] = "TABLE"
         return table
 
     def cleanup(self) -> None:
-        for kind, name in reversed(self.created):
+        for name, kind in reversed(list(self.created.items())):
             try:
                 self.con.execute(f"DROP {kind} IF EXISTS {name}")
             except duckdb.Error:
@@ -255,7 +262,7 @@ class _Run:
         select = ", ".join(f"CAST({S.quote_ident(c)} AS {S.SQL_TYPES[t]}) AS c{i}"
                            for i, (c, t) in enumerate(zip(cols, info.types, strict=True))) or "TRUE AS c_"
         self.exec(f"CREATE TEMP VIEW {view} AS SELECT {select} FROM main.{S.quote_ident(name)}")
-        self.created.append(("VIEW", view))
+        self.created[view] = "VIEW"
         return view
 
     def load_bind(self, bind: Bind, info: PredInfo) -> str:
@@ -286,7 +293,7 @@ class _Run:
                 exprs.append(f"CAST({col} AS {S.SQL_TYPES[t]}) AS c{i}")
         table = self.temp(bind.pred)
         self.exec(f"CREATE TEMP TABLE {table} AS SELECT DISTINCT {', '.join(exprs)} FROM {source}", label, bind.span)
-        self.created.append(("TABLE", table))
+        self.created[table] = "TABLE"
         nulls = " OR ".join(f"c{i} IS NULL" for i in range(info.arity))
         if nulls and self.con.execute(f"SELECT count(*) FROM {table} WHERE {nulls}").fetchone()[0]:
             text = f"{label}: empty value in a {'/'.join(sorted(set(info.types) - {'string'}))} column"
@@ -350,7 +357,7 @@ class _Run:
     def drop_deltas(self, deltas) -> None:
         for _, table in deltas.values():
             if table:
-                self.con.execute(f"DROP TABLE IF EXISTS {table}")
+                self.drop(table)
 
     def round_limit(self, stratum: Stratum, deltas) -> RoundLimitExceeded:
         active = [ri for ri in stratum.rules if any(deltas.get(h.pred, (0, None))[0] for h in ri.rule.head)]
@@ -459,16 +466,16 @@ class _Run:
                 elif parts:
                     sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS "
                                          f"{S.new_tuples_sql(union, full, infos[p].arity)}", label, span).fetchone()[0]
-                else:
-                    self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
-                    sizes[p] = 0
-                self.created.append(("TABLE", new[p]))
+                else:  # no table until a chase or an aggregate adds to it: most rounds of a long cycle add nothing
+                    sizes[p] = 0  # to most of its predicates (company control: 2 of 3 in every round)
+                if parts:
+                    self.created[new[p]] = "TABLE"
             elif parts:
                 distinct = "" if len(parts) > 1 else "DISTINCT "  # UNION already removes duplicates
                 if p in self.views:
                     self.tables[p] = self.temp(p + "_view")
                     self.exec(f"CREATE TEMP VIEW {self.tables[p]} AS SELECT {distinct}* FROM ({union})", label, span)
-                    self.created.append(("VIEW", self.tables[p]))
+                    self.created[self.tables[p]] = "VIEW"
                 elif self.a.facts.get(p):
                     self.exec(f"INSERT INTO {full} ({union}) EXCEPT (SELECT * FROM {full})", label, span)
                 else:
@@ -486,21 +493,63 @@ class _Run:
         for ri in stratum.rules:
             if ri.existentials:
                 self.chase(ri, stratum, deltas, new)
+        aggregated: dict[str, int] = {}
         for ri in stratum.rules:
             if ri.aggregate is not None:
-                self.aggregate(ri, stratum, deltas, new)
+                n = self.aggregate(ri, stratum, deltas, new)
+                if n is not None:
+                    aggregated[ri.rule.head[0].pred] = n
         if new is None:
             return {}
         rewritten = {h.pred for ri in stratum.rules if ri.existentials or ri.aggregate is not None for h in ri.rule.head}
-        known = sizes or {}
-        return {p: (known[p] if p in known and p not in rewritten else self.count(new[p]), new[p])
+        known = {p: n for p, n in (sizes or {}).items() if p not in rewritten} | aggregated
+        made = {p: new[p] if new[p] in self.created else None for p in stratum.preds}
+        return {p: (known[p] if p in known else self.count(made[p]) if made[p] else 0, made[p])
                 for p in stratum.preds}
 
-    def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
+    def ensure_new(self, new: dict[str, str], pred: str) -> str:
+        """This round's table of ``pred``'s new tuples, created empty when nothing has made it yet."""
+        if new[pred] not in self.created:
+            self.exec(f"CREATE TEMP TABLE {new[pred]} ({self.columns_ddl(self.a.predicates[pred])})")
+            self.created[new[pred]] = "TABLE"
+        return new[pred]
+
+    @functools.cached_property
+    def transient(self) -> frozenset[str]:
+        """Aggregates in recursion whose values only their own stratum's next round reads, each reader through that
+        one atom alone: not returned, no facts, no other rule for the head, read by no rule of another stratum or
+        constraint, and every reader's only atom of the stratum. After the first round such a reader sees only the
+        aggregate's delta, never its whole relation; so the relation is not kept, and the re-summed values of the
+        touched groups are the delta as they are, unchanged ones included (a reader derives again what it has, and
+        its own check drops it), with no diff against the old values and no rewrite of the stored ones (company
+        control: total's diff, DELETE and INSERT were a third of the run at 100k companies). The readers must be
+        plain rules: an aggregate or a chase step reads the whole relations of its body."""
+        out = set()
+        rules = [ri for st in self.a.strata for ri in st.rules]
+        for stratum in self.a.strata:
+            if not stratum.recursive:
+                continue
+            for ri in stratum.rules:
+                head = ri.rule.head[0].pred if ri.aggregate is not None else None
+                if head is None or head in self.kept or self.a.facts.get(head):
+                    continue
+                if sum(h.pred == head for r in stratum.rules for h in r.rule.head) != 1:
+                    continue
+                readers = [r for r in [*rules, *self.a.constraints] if any(a.pred == head for a in r.positives + r.negations)]
+                # an aggregate or a chase step reads its body's whole relations: only plain rules may read the delta
+                if all(r in stratum.rules and r.aggregate is None and not r.existentials
+                       and not any(a.pred == head for a in r.negations)
+                       and [a.pred for a in r.positives if a.pred in stratum.preds] == [head] for r in readers):
+                    out.add(head)
+        return frozenset(out)
+
+    def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> int | None:
+        """Compute an aggregate rule (inside recursion, its round's delta into ``new``); the delta's size when the
+        statement that filled it tells it, else None."""
         head = ri.rule.head[0].pred
         info = self.a.predicates[head]
         if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
-            return
+            return None
         tables, negs = self.rule_tables(ri, None, None)
         # inside recursion after the first round: re-sum only the groups whose inputs changed, replace only what changed
         touched = self.touched_groups(ri, stratum, deltas) if new is not None and deltas is not None else None
@@ -508,25 +557,35 @@ class _Run:
                                  groups_in=touched[0] if touched else None)
         full = self.tables[head]
         label = S.rule_label(ri)
+        if new is not None and head in self.transient:
+            if new[head] in self.created:
+                n = self.exec(f"INSERT INTO {new[head]} {select}", label, ri.span).fetchone()[0]
+            else:
+                n = self.exec(f"CREATE TEMP TABLE {new[head]} AS {select}", label, ri.span).fetchone()[0]
+                self.created[new[head]] = "TABLE"
+            if touched is not None:
+                self.drop(touched[0])
+            return n
         if new is None:
             if head in self.views:
                 self.tables[head] = self.temp(head + "_view")
                 self.exec(f"CREATE TEMP VIEW {self.tables[head]} AS {select}", label, ri.span)
-                self.created.append(("VIEW", self.tables[head]))
+                self.created[self.tables[head]] = "VIEW"
             elif self.a.facts.get(head):
                 self.exec(f"INSERT INTO {full} ({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
             else:
                 self.exec(f"INSERT INTO {full} {select}", label, ri.span)
-            return
+            return None
         fresh = self.temp(f"{head}_agg")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {select}", label, ri.span)
-        self.created.append(("TABLE", fresh))
+        self.created[fresh] = "TABLE"
         if touched is not None:
             table, columns = touched
             self.replace_groups(head, fresh, new, columns, table)
-            self.exec(f"DROP TABLE {table}")
+            self.drop(table)
         else:
             self.replace_aggregate(head, fresh, new)
+        return None
 
     def touched_groups(self, ri: RuleInfo, stratum: Stratum, deltas) -> tuple[str, list[int]] | None:
         """The groups of an aggregate in recursion that the last round's new facts fall into (a table with columns
@@ -552,7 +611,7 @@ class _Run:
             return None
         table = self.temp(f"{head.pred}_touched")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {table} AS {' UNION '.join(parts)}", S.rule_label(ri), ri.span)
-        self.created.append(("TABLE", table))
+        self.created[table] = "TABLE"
         return table, columns
 
     def replace_groups(self, head: str, fresh: str, new: dict[str, str], columns: list[int], touched: str) -> None:
@@ -560,13 +619,13 @@ class _Run:
         delta and replace the old value of their group. Drops ``fresh``."""
         full = self.tables[head]
         on = " AND ".join(f"f.c{j} = t.g{i}" for i, j in enumerate(columns))
-        changed = self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT "
+        changed = self.exec(f"INSERT INTO {self.ensure_new(new, head)} SELECT * FROM {fresh} EXCEPT "
                             f"SELECT f.* FROM {full} AS f SEMI JOIN {touched} AS t ON {on}").fetchone()[0]
         if changed:
             same = " AND ".join(f"n.c{j} = f.c{j}" for j in columns)
             self.exec(f"DELETE FROM {full} AS f WHERE EXISTS (SELECT 1 FROM {new[head]} AS n WHERE {same})")
             self.exec(f"INSERT INTO {full} SELECT * FROM {new[head]}")
-        self.exec(f"DROP TABLE {fresh}")
+        self.drop(fresh)
 
     def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
         """Make ``fresh`` (this round's aggregate values) the content of ``head``; inside recursion (``new`` given)
@@ -575,12 +634,12 @@ class _Run:
         if new is None:
             self.exec(f"INSERT INTO {full} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
         else:
-            self.exec(f"INSERT INTO {new[head]} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+            self.exec(f"INSERT INTO {self.ensure_new(new, head)} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
             if self.count(new[head]) or self.con.execute(
                     f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
                 self.exec(f"DELETE FROM {full}")
                 self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
-        self.exec(f"DROP TABLE {fresh}")
+        self.drop(fresh)
 
     def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         """One restricted-chase step of an existential rule: fresh nulls for frontier bindings not yet satisfied."""
@@ -597,7 +656,7 @@ class _Run:
         head_tables = [self.tables[h.pred] for h in ri.rule.head]
         self.exec(f"CREATE OR REPLACE TEMP TABLE {cand} AS {S.existential_candidates_sql(ri, body, head_tables)}",
                   label, ri.span)
-        self.created.append(("TABLE", cand))
+        self.created[cand] = "TABLE"
         n = self.count(cand)
         if n == 0:
             return
@@ -608,13 +667,14 @@ class _Run:
             for i in range(m))
         with_nulls = self.temp("chase_nulls")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {with_nulls} AS SELECT *, {nulls} FROM {cand}", label, ri.span)
-        self.created.append(("TABLE", with_nulls))
+        self.created[with_nulls] = "TABLE"
         self.next_null += n * m
         for head in ri.rule.head:
             info = self.a.predicates[head.pred]
             select = S.existential_head_sql(ri, head, info.types, with_nulls)
             if new is not None:
-                self.exec(f"INSERT INTO {new[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
+                self.exec(f"INSERT INTO {self.ensure_new(new, head.pred)} ({select}) "
+                          f"EXCEPT (SELECT * FROM {self.tables[head.pred]})",
                           label, ri.span)
             self.exec(f"INSERT INTO {self.tables[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
                       label, ri.span)

@@ -294,7 +294,7 @@ class _SouffleRun(_Run):
         size = path.stat().st_size if path.exists() else 0
         if not types or size == 0:
             self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
-            self.created.append(("TABLE", table))
+            self.created[table] = "TABLE"
             if not types and size and path.read_bytes().strip():
                 self.exec(f"INSERT INTO {table} VALUES (TRUE)")
             return table
@@ -309,7 +309,7 @@ class _SouffleRun(_Run):
         self.exec(f"CREATE TEMP TABLE {table} AS SELECT {select} FROM read_csv({S.sql_string(str(path))}, "
                   f"columns = {columns}, header = false, delim = '\t', {quoting}, "
                   "auto_detect = false, allow_quoted_nulls = false)", "reading Soufflé's output")
-        self.created.append(("TABLE", table))
+        self.created[table] = "TABLE"
         if plain and tuple(types) == ("string",) and _has_empty_line(path):  # DuckDB's reader skips blank lines
             self.exec(f"INSERT INTO {table} VALUES ('')")
         return table
@@ -560,7 +560,7 @@ class _SouffleRun(_Run):
                     self.exec(f"CREATE TEMP TABLE {new[p]} AS SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
                 else:
                     self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
-                self.created.append(("TABLE", new[p]))
+                self.created[new[p]] = "TABLE"
             elif cand is not None:
                 self.exec(f"INSERT INTO {full} SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
             if cand is not None:
@@ -577,7 +577,7 @@ class _SouffleRun(_Run):
             fresh = self.temp(f"{head}_agg")
             self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {S.aggregate_sql(ri, info.types, tbls, negs)}",
                       S.rule_label(ri), ri.span)
-            self.created.append(("TABLE", fresh))
+            self.created[fresh] = "TABLE"
             self.replace_aggregate(head, fresh, new)
             return
         b, tables, rel = self._builder()
@@ -600,7 +600,7 @@ class _SouffleRun(_Run):
             cols = ", ".join(f"{S.quote_ident('v_' + v)} AS c{i}" for i, v in enumerate(ri.frontier)) or "TRUE AS c_"
             self.exec(f"CREATE OR REPLACE TEMP TABLE {bind_table} AS SELECT DISTINCT {cols} FROM ({union})",
                       label, ri.span)
-            self.created.append(("TABLE", bind_table))
+            self.created[bind_table] = "TABLE"
             self.chase_from(ri, bind_table, new)
             return
         b, tables, rel = self._builder()
