@@ -552,19 +552,20 @@ class _Run:
             return None
         tables, negs = self.rule_tables(ri, None, None)
         # inside recursion after the first round: re-sum only the groups whose inputs changed, replace only what changed
-        touched = self.touched_groups(ri, stratum, deltas) if new is not None and deltas is not None else None
+        transient = new is not None and head in self.transient
+        touched = (self.touched_groups(ri, stratum, deltas, inline=transient)
+                   if new is not None and deltas is not None else None)
         select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
                                  groups_in=touched[0] if touched else None)
         full = self.tables[head]
         label = S.rule_label(ri)
-        if new is not None and head in self.transient:
+        if transient:
+            assert new is not None
             if new[head] in self.created:
                 n = self.exec(f"INSERT INTO {new[head]} {select}", label, ri.span).fetchone()[0]
             else:
                 n = self.exec(f"CREATE TEMP TABLE {new[head]} AS {select}", label, ri.span).fetchone()[0]
                 self.created[new[head]] = "TABLE"
-            if touched is not None:
-                self.drop(touched[0])
             return n
         if new is None:
             if head in self.views:
@@ -587,10 +588,12 @@ class _Run:
             self.replace_aggregate(head, fresh, new)
         return None
 
-    def touched_groups(self, ri: RuleInfo, stratum: Stratum, deltas) -> tuple[str, list[int]] | None:
+    def touched_groups(self, ri: RuleInfo, stratum: Stratum, deltas, inline: bool = False
+                       ) -> tuple[str, list[int]] | None:
         """The groups of an aggregate in recursion that the last round's new facts fall into (a table with columns
-        ``g0..gk``), and the head columns holding the group variables; None when a group variable is not a plain
-        head column (then every group is recomputed)."""
+        ``g0..gk``, or with ``inline`` the parenthesized query of one, to read once), and the head columns holding
+        the group variables; None when a group variable is not a plain head column (then every group is
+        recomputed)."""
         head = ri.rule.head[0]
         columns = []
         for g in ri.group_vars:
@@ -609,6 +612,8 @@ class _Run:
                 parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
         if not parts:
             return None
+        if inline:  # read once: a subquery, not a table
+            return f"({' UNION '.join(parts)})", columns
         table = self.temp(f"{head.pred}_touched")
         self.exec(f"CREATE OR REPLACE TEMP TABLE {table} AS {' UNION '.join(parts)}", S.rule_label(ri), ri.span)
         self.created[table] = "TABLE"
