@@ -220,11 +220,13 @@ def needs_distinct(ri: RuleInfo, set_preds: frozenset[str] | set[str]) -> bool:
 
 
 def new_tuples_sql(select: str, full: str, arity: int) -> str:
-    """The distinct tuples of ``select`` that ``full`` does not hold yet (an anti-join: cheaper than EXCEPT in
-    DuckDB when ``full`` is large)."""
+    """The distinct tuples of ``select`` that ``full`` does not hold yet. An explicit ANTI JOIN: DuckDB then hashes
+    the new tuples and probes them with a scan of ``full`` (RIGHT_ANTI), where NOT EXISTS becomes a null-aware MARK
+    join hashing all of ``full`` (company control's check of 40k new pairs against 813k: 64 ms -> 22 ms; EXCEPT:
+    53 ms). No column holds NULL, so the two agree."""
     cols = [f"c{i}" for i in range(arity)] or ["c_"]
     match = " AND ".join(f"f.{c} = n.{c}" for c in cols)
-    return f"SELECT * FROM (SELECT DISTINCT * FROM ({select})) AS n WHERE NOT EXISTS (SELECT 1 FROM {full} AS f WHERE {match})"
+    return f"SELECT * FROM (SELECT DISTINCT * FROM ({select})) AS n ANTI JOIN {full} AS f ON {match}"
 
 
 def head_projection(ri: RuleInfo, atom: A.Atom, env_sql: Mapping[str, str], types: Sequence[ColType]) -> str:

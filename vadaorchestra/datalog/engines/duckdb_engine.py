@@ -414,39 +414,18 @@ class _Run:
         """The predicates aggregate rules define (their tuples are replaced, not only added)."""
         return frozenset(r.rule.head[0].pred for st in self.a.strata for r in st.rules if r.aggregate is not None)
 
-    def delta_keyed(self, ri: RuleInfo, head: A.Atom, k: int, delta: str) -> str | None:
-        """The part of ``head``'s relation that a tuple derived from the delta of positive atom ``k`` can be already
-        in: the rows agreeing with some delta tuple on the head columns that copy a variable of that atom. A derived
-        tuple copies those values from its delta tuple, so it can equal no other row; checking new tuples against
-        this part instead of the whole relation is exact, and DuckDB hashes the delta, not the relation (company
-        control: the anti-join of controlled_shares was a third of the run). None when no head column copies one."""
-        atom = ri.positives[k]
-        first: dict[str, int] = {}
-        for i, t in enumerate(atom.args):
-            if isinstance(t, A.Var) and not t.anonymous:
-                first.setdefault(t.name, i)
-        pairs = [(j, first[t.name]) for j, t in enumerate(head.args) if isinstance(t, A.Var) and t.name in first]
-        if not pairs:
-            return None
-        keys = ", ".join(f"c{i} AS k{n}" for n, (_j, i) in enumerate(pairs))
-        on = " AND ".join(f"f.c{j} = k.k{n}" for n, (j, _i) in enumerate(pairs))
-        return (f"(SELECT f.* FROM {self.tables[head.pred]} AS f SEMI JOIN (SELECT DISTINCT {keys} FROM {delta}) AS k "
-                f"ON {on})")
-
     def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
         """One round of a stratum. Non-recursive strata insert straight into their relations; recursive ones also
         return, per predicate, the count and table of the tuples that are new in this round (the next delta)."""
         preds = list(stratum.preds)
         infos = self.a.predicates
         plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
-        selects: dict[str, list[tuple[str, RuleInfo, str | None]]] = {p: [] for p in preds}
+        selects: dict[str, list[tuple[str, RuleInfo, bool]]] = {p: [] for p in preds}  # (sql, rule, unchecked)
         for ri in plain:
             for tables, negs, k in self.occurrences(ri, stratum, deltas):
                 for head in ri.rule.head:
-                    keyed = None  # what the new tuples are checked against: the whole relation, a part, or nothing
-                    if k is not None and stratum.recursive:
-                        keyed = "" if self.always_new(ri, head, k, stratum) else self.delta_keyed(ri, head, k, tables[k])
-                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri, keyed))
+                    fresh = k is not None and stratum.recursive and self.always_new(ri, head, k, stratum)
+                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri, fresh))
         new: dict[str, str] | None = None
         sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
@@ -459,13 +438,14 @@ class _Run:
             label, span = (S.rule_label(rules[0]), rules[0].span) if len(rules) == 1 else (f"rules for {p!r}", None)
             union = " UNION ".join(f"({sql})" for sql, _, _k in parts)
             if new is not None:
-                if parts and all(keyed is not None for _, _, keyed in parts):  # each part against what it can repeat
-                    checked = " UNION ".join(f"({S.new_tuples_sql(sql, keyed, infos[p].arity)})" if keyed else
-                                             f"(SELECT DISTINCT * FROM ({sql}))" for sql, _, keyed in parts)
-                    sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS {checked}", label, span).fetchone()[0]
-                elif parts:
-                    sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS "
-                                         f"{S.new_tuples_sql(union, full, infos[p].arity)}", label, span).fetchone()[0]
+                if parts:  # the parts that can repeat a tuple, checked against the relation in one anti-join
+                    checked = [sql for sql, _, fresh in parts if not fresh]
+                    queries = [f"(SELECT DISTINCT * FROM ({sql}))" for sql, _, fresh in parts if fresh]
+                    if checked:
+                        union_checked = " UNION ".join(f"({q})" for q in checked)
+                        queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity)})")
+                    sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS {' UNION '.join(queries)}", label,
+                                         span).fetchone()[0]
                 else:  # no table until a chase or an aggregate adds to it: most rounds of a long cycle add nothing
                     sizes[p] = 0  # to most of its predicates (company control: 2 of 3 in every round)
                 if parts:
