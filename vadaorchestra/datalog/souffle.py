@@ -721,7 +721,9 @@ class LayerPlan:
 
     grow: dict[str, tuple[str, ...]]  # pred → relations of its tuples new in this program (added to the relation)
     replace: dict[str, str]  # pred → its whole new value (aggregates recomputed in full)
-    override: dict[str, tuple[str, str, tuple[int, ...]]]  # pred → (new values, recomputed groups, group columns)
+    # pred → (new values, recomputed groups, group columns); the groups are the new values' own group columns when
+    # both are the same relation (no condition after the aggregate: every recomputed group has its tuple)
+    override: dict[str, tuple[str, str, tuple[int, ...]]]
     deltas: dict[str, str]  # pred → the last layer's new tuples (the next program's d0_<pred>)
     computed: dict[str, str]  # aggregate head → nullary relation: its last layer recomputed it (next ch0_<pred>)
 
@@ -733,7 +735,8 @@ def compile_layers(analysis: Analysis, stratum: Stratum, layers: int) -> tuple[S
     The relations are not copied from layer to layer: a plain predicate is its input ``f0_<p>`` plus the new tuples
     of each layer ``d<j>_<p>`` (or, when a rule joins it with another atom of the stratum, plus the new tuples of
     this program ``n<i>_<p>``, accumulated); the head of an aggregate recomputed per group is ``f0_<h>`` without the
-    groups recomputed in this program ``g<i>_<h>``, plus their values ``o<i>_<h>``. Layer ``i``:
+    groups recomputed in this program, plus their values ``o<i>_<h>`` (the groups are those of ``o<i>_<h>``; with a
+    condition after the aggregate, which can drop a group's tuple, they are accumulated in ``g<i>_<h>``). Layer ``i``:
 
     1. the plain rules, semi-naively: one clause per recursive body atom reading the previous layer's new tuples
        ``d<i-1>_<p>`` there and the previous full relations elsewhere; rules without a recursive atom only in the
@@ -761,6 +764,7 @@ def compile_layers(analysis: Analysis, stratum: Stratum, layers: int) -> tuple[S
     groups = {ri.rule.head[0].pred: cols for ri in aggs
               if (cols := _group_columns(analysis, ri, agg_heads)) is not None}
     whole = [h for h in agg_heads if h not in groups]  # recomputed in full, copied per layer
+    exact = {ri.rule.head[0].pred for ri in aggs if ri.rule.head[0].pred in groups and not ri.post_conditions}
 
     def xs(p: str) -> str:
         return ", ".join(f"x{i}" for i in range(infos[p].arity))
@@ -868,33 +872,37 @@ def compile_layers(analysis: Analysis, stratum: Stratum, layers: int) -> tuple[S
             if i == 1:
                 for pos in current:
                     b.bindings(ri, touched, ri.group_vars, pos, negs, guard=(f"{FIRST_RELATION}()",))
-            for q in in_stratum:
-                pending = b.decl(f"p{i}_{preds.index(q)}_{h}", infos[q].types)
-                b.clause(f"{pending}({xs(q)}) :- d{i}_{q}({xs(q)}).")
-                b.clause(f"{pending}({xs(q)}) :- d{i - 1}_{q}({xs(q)}), !ch{i - 1}_{h}().")
             for k, a in enumerate(ri.positives):
                 if a.pred in stratum.preds:
-                    for pos in alternatives(ri, choice[:k] + [[f"p{i}_{preds.index(a.pred)}_{h}"]] + choice[k + 1:]):
-                        b.bindings(ri, touched, ri.group_vars, pos, negs, guard=(f"{changed}()",))
+                    for delta, guard in ((f"d{i}_{a.pred}", ()), (f"d{i - 1}_{a.pred}", (f"!ch{i - 1}_{h}()",))):
+                        for pos in alternatives(ri, choice[:k] + [[delta]] + choice[k + 1:]):
+                            b.bindings(ri, touched, ri.group_vars, pos, negs, guard=(f"{changed}()", *guard))
             b.aggregate(ri, fresh, current[0], negs, more_pos=current[1:],
                         guard=(f"{touched}({', '.join(var_name(g) for g in ri.group_vars)})",))
             gx = ", ".join(f"x{c}" for _, c in cols)
             b.decl(f"o{i}_{h}", infos[h].types)
-            b.decl(f"g{i}_{h}", [t for t, _ in cols])
             b.clause(f"o{i}_{h}({x}) :- {fresh}({x}).")
             if i > 1:
                 b.clause(f"o{i}_{h}({x}) :- o{i - 1}_{h}({x}), !{touched}({gx}).")
-                b.clause(f"g{i}_{h}({gx}) :- g{i - 1}_{h}({gx}).")
-            b.clause(f"g{i}_{h}({gx}) :- {touched}({gx}).")
+            # the groups recomputed in this program: o's group columns when every recomputed group has its tuple
+            # there (no condition after the aggregate), else accumulated in g<i>
+            keys = {c for _, c in cols}
+            grel, gargs = ("o", ", ".join(f"x{c}" if c in keys else "_" for c in range(infos[h].arity))) \
+                if h in exact else ("g", gx)
+            if h not in exact:
+                b.decl(f"g{i}_{h}", [t for t, _ in cols])
+                if i > 1:
+                    b.clause(f"g{i}_{h}({gx}) :- g{i - 1}_{h}({gx}).")
+                b.clause(f"g{i}_{h}({gx}) :- {touched}({gx}).")
             if i == 1:
                 b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !f0_{h}({x}).")
             else:
                 b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !o{i - 1}_{h}({x}), !f0_{h}({x}).")
-                b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !o{i - 1}_{h}({x}), g{i - 1}_{h}({gx}).")
+                b.clause(f"d{i}_{h}({x}) :- {fresh}({x}), !o{i - 1}_{h}({x}), {grel}{i - 1}_{h}({gargs}).")
             if h in materialize:
                 b.decl(f"u{i}_{h}", infos[h].types)
                 b.clause(f"u{i}_{h}({x}) :- o{i}_{h}({x}).")
-                b.clause(f"u{i}_{h}({x}) :- f0_{h}({x}), !g{i}_{h}({gx}).")
+                b.clause(f"u{i}_{h}({x}) :- f0_{h}({x}), !{grel}{i}_{h}({gargs}).")
             done.add(h)
         b.decl(COUNT_RELATION, ("int", "int", "int"))
         for k, p in enumerate(preds):
@@ -910,11 +918,13 @@ def compile_layers(analysis: Analysis, stratum: Stratum, layers: int) -> tuple[S
         b.output(f"f{n}_{h}", infos[h].types)
     for h, cols in groups.items():
         b.output(f"o{n}_{h}", infos[h].types)
-        b.output(f"g{n}_{h}", [t for t, _ in cols])
+        if h not in exact:
+            b.output(f"g{n}_{h}", [t for t, _ in cols])
         b.output(f"ch{n}_{h}", ())
     b.output(COUNT_RELATION, ("int", "int", "int"))
     plan = LayerPlan(grow=grow, replace={h: f"f{n}_{h}" for h in whole},
-                     override={h: (f"o{n}_{h}", f"g{n}_{h}", tuple(c for _, c in cols)) for h, cols in groups.items()},
+                     override={h: (f"o{n}_{h}", f"o{n}_{h}" if h in exact else f"g{n}_{h}", tuple(c for _, c in cols))
+                               for h, cols in groups.items()},
                      deltas={p: f"d{n}_{p}" for p in preds}, computed={h: f"ch{n}_{h}" for h in groups})
     return b.render(), plan
 

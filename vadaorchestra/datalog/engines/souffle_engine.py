@@ -503,7 +503,8 @@ class _SouffleRun(_Run):
             replaced.add(rel)
         for p, (values, regrouped, cols) in plan.override.items():
             full = self.tables[p]
-            same = " AND ".join(f"g.c{j} = {full}.c{c}" for j, c in enumerate(cols)) or "TRUE"
+            keys = cols if regrouped == values else range(len(cols))
+            same = " AND ".join(f"g.c{j} = {full}.c{c}" for j, c in zip(keys, cols, strict=True)) or "TRUE"
             self.exec(f"DELETE FROM {full} WHERE EXISTS (SELECT 1 FROM {out[regrouped]} AS g WHERE {same})")
             self.exec(f"INSERT INTO {full} SELECT * FROM {out[values]}")
         keep = replaced | set(plan.deltas.values()) | set(plan.computed.values())
