@@ -24,6 +24,7 @@ builds a binary per program text, cached by hash under ``cache_dir``.
 from __future__ import annotations
 
 import hashlib
+import math
 import mmap
 import os
 import re
@@ -51,6 +52,14 @@ DEFAULT_LAYERS = 16
 # directives): on the 16-layer program of company control they took 0.24 of the interpreter's 0.5 s start-up, which
 # grows faster than the program. Soufflé ignores names it does not know.
 SKIPPED_TRANSFORMERS = "SubsumptionQualifierTransformer,ResolveAnonymousRecordAliases,ExecutionPlanChecker"
+# Interpreted mode, a layered stratum: every program reloads the stratum's relations (about 1.2 µs a row, export and
+# Soufflé's reader together) and the interpreter's start-up grows with the square of the layers (company control: 0.5 s
+# at 16 layers, 1.8 s at 32, 4.4 s at 48). A program of k layers costs about LOAD·rows + STARTUP·k², so per round
+# the best k is sqrt(LOAD·rows / STARTUP): the engine's ``layers`` while the relations are small, more once they are
+# large (at most MAX_LAYERS, and in steps of 8 so that few program texts are compiled).
+LOAD_SECONDS_PER_ROW = 1.2e-6
+STARTUP_SECONDS_PER_LAYER2 = 0.002
+MAX_LAYERS = 48
 STAT_KEYS = ("programs", "souffle_runs", "souffle_seconds", "compilations", "compile_seconds", "rounds")
 
 
@@ -456,9 +465,14 @@ class _SouffleRun(_Run):
             return
         try:
             while True:
-                k = min(self.engine.layers, limit - done)
+                k = min(self.layer_count(preds) if deltas is not None else self.engine.layers, limit - done)
                 if k not in programs:
-                    programs[k] = F.compile_layers(self.a, stratum, k)
+                    try:
+                        programs[k] = F.compile_layers(self.a, stratum, k)
+                    except CompileError:  # more layers than the rule's alternatives allow: the engine's count
+                        k = min(self.engine.layers, limit - done)
+                        if k not in programs:
+                            programs[k] = F.compile_layers(self.a, stratum, k)
                 prog, plan = programs[k]
                 self.engine.progress(f"souffle: stratum {', '.join(preds)} (recursive), rounds {done + 1}-{done + k}")
                 tables = {F.relation_name(q): self.tables[q] for q in self.a.predicates
@@ -491,6 +505,16 @@ class _SouffleRun(_Run):
         finally:
             for t in [*(deltas or {}).values(), *computed.values()]:
                 self.con.execute(f"DROP TABLE IF EXISTS {t}")
+
+    def layer_count(self, preds: Sequence[str]) -> int:
+        """Rounds for the next program of a layered stratum: ``layers``, or more in interpreted mode when reloading
+        the stratum's relations costs more than the start-up of a longer program (see ``LOAD_SECONDS_PER_ROW``)."""
+        base = self.engine.layers
+        if self.engine.mode != "interpreted" or base >= MAX_LAYERS:
+            return base
+        rows = sum(self.count(self.tables[p]) for p in preds)
+        best = math.sqrt(rows * LOAD_SECONDS_PER_ROW / STARTUP_SECONDS_PER_LAYER2)
+        return max(base, min(MAX_LAYERS, int(best) // 8 * 8))
 
     def apply_layers(self, plan: F.LayerPlan, out: dict[str, str]) -> None:
         """Bring the stratum's relations up to date with a layered program's outputs, and drop those but the last
