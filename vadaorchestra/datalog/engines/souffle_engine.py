@@ -68,7 +68,9 @@ class SouffleEngine(DuckDBEngine):
 
     Same contract as :meth:`DuckDBEngine.evaluate`; loading, the chase, constraints and materialization are shared.
 
-    ``layers``: rounds of a recursive stratum with aggregates (or computed values) run by one Soufflé program;
+    ``layers``: rounds of a recursive stratum with aggregates (or computed values) run by one Soufflé program (in
+    interpreted mode the first program's; later ones run more when the stratum's relations are large, see
+    ``LOAD_SECONDS_PER_ROW``);
     ``stats``: a dict the engine adds its counters to (``programs``, ``souffle_runs``, ``souffle_seconds``,
     ``compilations``, ``compile_seconds``, ``rounds``), e.g. to report compile time apart from run time.
     """
