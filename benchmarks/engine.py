@@ -361,14 +361,26 @@ def run_vadaorchestra(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = 
     """Run the workload's program on the tables of ``con``; sorted rows (``fetch``) or the row count (``table``)."""
     from vadaorchestra.datalog import run
 
-    if wl.outputs:  # every output's rows, each prefixed by its name (the sink does not apply)
+    if wl.outputs and sink == "fetch":  # every output's rows, each prefixed by its name
         result = run(wl.program, database=con, engine=engine, engine_options=engine_options)
         return [(o, *r) for o in sorted(wl.outputs) for r in result.rows(o)]
+    if wl.outputs:  # a table per output
+        run(wl.program, database=con, engine=engine, engine_options=engine_options, outputs=[],
+            materialize={o: f"{RESULT_TABLE}_{o}" for o in wl.outputs})
+        return sum(con.execute(f"SELECT count(*) FROM {RESULT_TABLE}_{o}").fetchone()[0] for o in wl.outputs)
     if sink == "fetch":
         return run(wl.program, database=con, engine=engine, engine_options=engine_options).rows(wl.output)
     run(wl.program, database=con, engine=engine, engine_options=engine_options, outputs=[],
         materialize={wl.output: RESULT_TABLE})
     return con.execute(f"SELECT count(*) FROM {RESULT_TABLE}").fetchone()[0]
+
+
+def sink_rows(wl: Workload, con: duckdb.DuckDBPyConnection) -> list[tuple]:
+    """The rows the ``table`` sink wrote, as the ``fetch`` sink returns them."""
+    if wl.outputs:
+        return [(o, *r) for o in sorted(wl.outputs)
+                for r in con.execute(f"SELECT * FROM {RESULT_TABLE}_{o} ORDER BY ALL").fetchall()]
+    return con.execute(f"SELECT * FROM {RESULT_TABLE} ORDER BY ALL").fetchall()
 
 
 def run_sql(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch"):
@@ -572,8 +584,7 @@ def child(spec: dict) -> None:
             if has_stats:
                 extra["compile_s"] = stats["compile_seconds"]
                 extra["compilations"] = stats["compilations"]
-            extra["first_digest"] = digest(first if not isinstance(first, int) else
-                                           con.execute(f"SELECT * FROM {RESULT_TABLE} ORDER BY ALL").fetchall())
+            extra["first_digest"] = digest(first if not isinstance(first, int) else sink_rows(wl, con))
             del first
             gc.collect()
             stats.clear()
@@ -595,7 +606,7 @@ def child(spec: dict) -> None:
         cache.cleanup()
     if isinstance(result, int):
         count = result
-        result = con.execute(f"SELECT * FROM {RESULT_TABLE} ORDER BY ALL").fetchall()
+        result = sink_rows(wl, con)
     else:
         count = len(result)
     print(json.dumps({"seconds": seconds, "rows": count, "peak_mib": peak, "base_mib": base, "reset": reset,
