@@ -446,10 +446,9 @@ class _Run:
                         queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity)})")
                     sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS {' UNION '.join(queries)}", label,
                                          span).fetchone()[0]
+                    self.created[new[p]] = "TABLE"
                 else:  # no table until a chase or an aggregate adds to it: most rounds of a long cycle add nothing
                     sizes[p] = 0  # to most of its predicates (company control: 2 of 3 in every round)
-                if parts:
-                    self.created[new[p]] = "TABLE"
             elif parts:
                 distinct = "" if len(parts) > 1 else "DISTINCT "  # UNION already removes duplicates
                 if p in self.views:
@@ -539,13 +538,10 @@ class _Run:
                                  groups_in=touched[0] if touched else None)
         full = self.tables[head]
         label = S.rule_label(ri)
-        if transient:
+        if transient:  # its one rule: nothing else made this round's table
             assert new is not None
-            if new[head] in self.created:
-                n = self.exec(f"INSERT INTO {new[head]} {select}", label, ri.span).fetchone()[0]
-            else:
-                n = self.exec(f"CREATE TEMP TABLE {new[head]} AS {select}", label, ri.span).fetchone()[0]
-                self.created[new[head]] = "TABLE"
+            n = self.exec(f"CREATE TEMP TABLE {new[head]} AS {select}", label, ri.span).fetchone()[0]
+            self.created[new[head]] = "TABLE"
             return n
         if new is None:
             if head in self.views:
