@@ -17,9 +17,10 @@ relation lives in a TEMP table of the connection. Then:
 
 Relations travel as TSV files written and read by DuckDB (``COPY ... TO`` and ``read_csv``), never row by row through
 Python: plain (fields verbatim) when no symbol holds a tab, newline or carriage return, else quoted for Soufflé's
-``rfc4180`` reader and writer, which are much slower (:meth:`_SouffleRun.run_program`). Every Soufflé run happens in a temporary directory removed afterwards, with a deadline (the whole process
-group is killed when it passes) and an address-space limit. Interpreted mode is the default; ``mode="compiled"``
-builds a binary per program text, cached by hash under ``cache_dir``.
+``rfc4180`` reader and writer, which are much slower (:meth:`_SouffleRun.run_program`). Every Soufflé run happens in
+a temporary directory removed afterwards, with a deadline (the whole process group is killed when it passes) and an
+address-space limit. Interpreted mode is the default; ``mode="compiled"`` builds a binary per program text, cached by
+hash under ``cache_dir``.
 """
 
 from __future__ import annotations
