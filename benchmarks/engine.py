@@ -21,6 +21,7 @@ Workloads:
 
 Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans] [--sizes 1000,10000] [--reps 3]
                                   [--sink fetch|table] [--souffle both|interpreted|compiled|none] [--souffle-jobs N]
+                                  [--souffle-rounds duckdb|souffle]
 """
 
 from __future__ import annotations
@@ -572,7 +573,10 @@ def child(spec: dict) -> None:
 
         stats: dict = {}
         options = {"jobs": spec.get("souffle_jobs", 1)}
-        has_stats = "stats" in inspect.signature(SouffleEngine).parameters  # older engines: no counters
+        params = inspect.signature(SouffleEngine).parameters
+        has_stats = "stats" in params  # older engines: no counters
+        if "rounds" in params:  # older engines: Soufflé programs ran every stratum's rounds
+            options["rounds"] = spec.get("souffle_rounds", "duckdb")
         if has_stats:
             options["stats"] = stats
         if side == "souffle_c":  # a fresh binary cache: the first run compiles, the second hits the cache
@@ -613,8 +617,10 @@ def child(spec: dict) -> None:
                       "digest": digest(result), **extra}), flush=True)
 
 
-def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1) -> dict:
-    spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs}
+def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1,
+            souffle_rounds: str = "duckdb") -> dict:
+    spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs,
+            "souffle_rounds": souffle_rounds}
     try:
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
                               capture_output=True, text=True, timeout=timeout)
@@ -662,6 +668,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--souffle-jobs", type=int, default=1,
                     help="Soufflé's -j, at compile and run time (default 1, the engine's default: on the layered "
                          "programs of recursive aggregates -j2 was slower on a 2-core machine)")
+    ap.add_argument("--souffle-rounds", choices=("duckdb", "souffle"), default="duckdb",
+                    help="the Soufflé engine's rounds option: who runs the strata that need rounds, such as company "
+                         "control's aggregate inside recursion (default duckdb, the engine's default; souffle: "
+                         "layered Soufflé programs)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per measurement (default 1800)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -697,6 +707,7 @@ def main(argv: list[str] | None = None) -> int:
         print("souffle: available, not measured (--souffle none)")
     else:
         print(f"souffle: available — {why}; measuring {', '.join(SIDES_LABEL[s] for s in souffle_sides)} with -j{jobs}"
+              + f"; strata that need rounds: {args.souffle_rounds} (--souffle-rounds)"
               + ("; compiled: the child runs twice with a fresh binary cache, the first run compiles (compile s), "
                  "the second is timed" if "souffle_c" in souffle_sides else "")
               + "; raw souffle = the same program as Soufflé text run by `souffle` itself on .facts files (exported "
@@ -732,7 +743,7 @@ def main(argv: list[str] | None = None) -> int:
                 active = [s for s in sides if s not in failed]
                 for rep in range(reps):
                     for side in active if rep % 2 == 0 else active[::-1]:
-                        r = measure(side, wl, data, args.sink, args.timeout, jobs)
+                        r = measure(side, wl, data, args.sink, args.timeout, jobs, args.souffle_rounds)
                         runs[side].append(r)
                         print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}

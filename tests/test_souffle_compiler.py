@@ -243,7 +243,8 @@ def _both(text: str, collect, inputs=None, **engine_kwargs):
     SouffleEngine = _engine_module().SouffleEngine
 
     out = []
-    for make in (lambda c: DuckDBEngine(c), lambda c: SouffleEngine(c, **engine_kwargs)):
+    options = {"rounds": "souffle", **engine_kwargs}  # Soufflé runs the rounds too: these tests are of its programs
+    for make in (lambda c: DuckDBEngine(c), lambda c: SouffleEngine(c, **options)):
         con = duckdb.connect()
         a = _analysis(text, con)
         out.append(make(con).evaluate(a, collect=collect, inputs=inputs))
@@ -523,7 +524,7 @@ def _run_both(text: str, data_root=None, **souffle_options):
     first = text.splitlines()[0] if text else ""
     kwargs = {"max_rounds": int(first.split(":")[1])} if first.startswith("% max_rounds:") else {}
     out = []
-    for engine, options in (("duckdb", None), ("souffle", souffle_options)):
+    for engine, options in (("duckdb", None), ("souffle", {"rounds": "souffle", **souffle_options})):
         try:
             out.append(run(text, data_root=data_root, engine=engine, engine_options=options, **kwargs).tables)
         except VadaError as exc:
@@ -618,8 +619,8 @@ def test_round_limit_counts_rounds_like_duckdb_inside_a_layered_program():
         messages = []
         for engine in ("duckdb", "souffle"):
             with pytest.raises(RoundLimitExceeded) as info:
-                run(text, engine=engine, max_rounds=max_rounds, engine_options={"layers": 4} if engine == "souffle"
-                    else None)
+                run(text, engine=engine, max_rounds=max_rounds,
+                    engine_options={"layers": 4, "rounds": "souffle"} if engine == "souffle" else None)
             messages.append(str(info.value))
         assert messages[0] == messages[1]
     ok = [_run_both(COUNTER.replace("M < 40", f"M < {k}"), layers=4) for k in (3, 4, 5)]
@@ -638,8 +639,41 @@ def test_company_control_runs_its_rounds_in_few_souffle_programs():
     con.execute("CREATE TABLE own AS SELECT * FROM (VALUES " + ", ".join(f"({x}, {y}, {q})" for x, y, q in rows)
                 + ") t(owner, owned, share)")
     stats: dict = {}
-    result = SouffleEngine(con, stats=stats).evaluate(_analysis(text, con), collect=["control"])
+    result = SouffleEngine(con, stats=stats, rounds="souffle").evaluate(_analysis(text, con), collect=["control"])
     assert len(result.rows["control"]) == 39 * 40 // 2
     assert result == DuckDBEngine(con).evaluate(_analysis(text, con), collect=["control"])
     assert stats["rounds"] > 40
     assert stats["souffle_runs"] == stats["programs"] <= stats["rounds"] // 16 + 1
+
+
+@needs_souffle
+def test_by_default_the_strata_that_need_rounds_run_in_duckdb_and_the_rest_in_souffle():
+    """``rounds="duckdb"``: company control's recursive stratum runs with the DuckDB engine's rounds, no Soufflé
+    process, and the same rows; a stratum Soufflé can run alone after it still runs in Soufflé, reading the rows
+    the DuckDB rounds left."""
+    SouffleEngine = _engine_module().SouffleEngine
+
+    text = CONTROL + 'big(X) :- control(X, Y), control(X, Z), Y != Z.\n@output("big").\n'
+    con = duckdb.connect()
+    stats: dict = {}
+    result = SouffleEngine(con, stats=stats).evaluate(_analysis(text, con), collect=["control", "big"])
+    assert result == DuckDBEngine(con).evaluate(_analysis(text, con), collect=["control", "big"])
+    assert result.rows["control"] == CONTROL_PAIRS and result.rows["big"] == [(1,), (2,)]
+    assert stats["souffle_runs"] == 1 and stats["rounds"] == 0  # the `big` stratum; the rounds were DuckDB's
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone()[0] == 0
+    with pytest.raises(EngineError, match="unknown rounds 'sql'"):
+        SouffleEngine(con, rounds="sql")
+
+
+ROUND_BY_ROUND_GOLDEN = ["chase_recursive_satisfied", "chase_recursive_warded", "existential_basic",
+                         "existential_empty_frontier", "existential_head_match", "existential_multi_head",
+                         "existential_rule_order", "existential_two_rules"]
+
+
+@needs_souffle
+@pytest.mark.parametrize("case", ROUND_BY_ROUND_GOLDEN)
+def test_round_by_round_strata_in_souffle_agree_with_duckdb(case):
+    """``rounds="souffle"``: the chase's rounds with Soufflé computing every body give DuckDB's rows and nulls."""
+    folder = Path(__file__).parent / "golden" / case
+    duck, souf = _run_both((folder / "program.dl").read_text(encoding="utf-8"))
+    assert souf == duck

@@ -248,9 +248,10 @@ def run(
     - ``outputs``: predicates to return (default: the ``@output`` ones); ``limit`` caps the rows returned of each
       (``RunResult.counts`` has the full cardinalities).
     - ``engine_options``: for the Soufflé engine ``mode`` (``interpreted`` or ``compiled``, binaries cached by
-      program hash), ``timeout`` (seconds), ``memory_limit`` (bytes), ``jobs``, ``layers`` (rounds of a recursive
-      stratum with aggregates per Soufflé program), ``stats`` (a dict the engine adds its counters to); ignored by
-      DuckDB.
+      program hash), ``timeout`` (seconds), ``memory_limit`` (bytes), ``jobs``, ``rounds`` (who runs the strata
+      that need rounds, such as an aggregate inside recursion: ``duckdb``, the default, or ``souffle``), ``layers``
+      (with ``rounds="souffle"``, rounds of a recursive stratum with aggregates per Soufflé program), ``stats`` (a
+      dict the engine adds its counters to); ignored by DuckDB.
     """
     import duckdb
 

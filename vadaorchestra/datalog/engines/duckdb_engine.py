@@ -141,8 +141,12 @@ class _Run:
                     and readers[0].index not in recursive_rules and readers[0] not in self.a.constraints
                     and not any(ri.existentials for ri in stratum.rules)):
                 self.views.add(p)
-        # database tables are read through plain views and may hold duplicates; everything loaded here is a set
-        self.sets = {p for p, i in self.a.predicates.items() if i.kind not in ("input", "external") or p in self.inputs}
+        self.sets = self.set_relations()
+
+    def set_relations(self) -> set[str]:
+        """The predicates whose relations hold no duplicate: database tables are read through plain views and may
+        hold duplicates; everything loaded or derived here is a set."""
+        return {p for p, i in self.a.predicates.items() if i.kind not in ("input", "external") or p in self.inputs}
 
     # --- plumbing ---------------------------------------------------------------------------------------------------
     def exec(self, sql: str, label: str = "", span=None, params=None):

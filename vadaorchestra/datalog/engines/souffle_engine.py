@@ -5,6 +5,10 @@ relation lives in a TEMP table of the connection. Then:
 
 - consecutive strata Soufflé can evaluate by itself (no existential rule, no aggregate inside recursion) become one
   Soufflé program: their inputs are exported from DuckDB as TSV, their results loaded back;
+- every other stratum needs rounds driven from outside, and by default (``rounds="duckdb"``) runs them with the
+  DuckDB engine, in the connection that holds its relations: a Soufflé program can only run a fixed number of rounds
+  and must load the stratum's relations again each time (company control at 100k companies: 47 s in Soufflé
+  programs, 3.9 s in DuckDB). With ``rounds="souffle"`` Soufflé runs them:
 - a recursive stratum with monotonic aggregates (or recursion through computed values) runs ``layers`` rounds per
   Soufflé program (:func:`~vadaorchestra.datalog.souffle.compile_layers`): each layer of the program is one round of
   the DuckDB engine (semi-naive rules, then the aggregates recomputed for the groups that changed), so both engines
@@ -62,6 +66,7 @@ SKIPPED_TRANSFORMERS = "SubsumptionQualifierTransformer,ResolveAnonymousRecordAl
 LOAD_SECONDS_PER_ROW = 1.2e-6
 STARTUP_SECONDS_PER_LAYER2 = 0.002
 MAX_LAYERS = 48
+ROUNDS = ("duckdb", "souffle")
 STAT_KEYS = ("programs", "souffle_runs", "souffle_seconds", "compilations", "compile_seconds", "rounds")
 
 
@@ -73,6 +78,9 @@ class SouffleEngine(DuckDBEngine):
     ``layers``: rounds of a recursive stratum with aggregates (or computed values) run by one Soufflé program (in
     interpreted mode the first program's; later ones run more when the stratum's relations are large, see
     ``LOAD_SECONDS_PER_ROW``);
+    ``rounds``: who runs the strata that need rounds driven from outside (existential rules, aggregates or computed
+    values inside recursion): ``"duckdb"`` (the default) the DuckDB engine, where the relations are, with no Soufflé
+    process; ``"souffle"`` Soufflé programs, ``layers`` rounds each where the stratum allows, else one per round;
     ``stats``: a dict the engine adds its counters to (``programs``, ``souffle_runs``, ``souffle_seconds``,
     ``compilations``, ``compile_seconds``, ``rounds``), e.g. to report compile time apart from run time.
     """
@@ -83,9 +91,13 @@ class SouffleEngine(DuckDBEngine):
                  progress: Callable[[str], None] | None = None, mode: str = "interpreted",
                  timeout: float | None = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY,
                  cache_dir: str | Path | None = None, souffle: str | None = None, jobs: int = 1,
-                 fallback: bool = True, layers: int = DEFAULT_LAYERS, stats: dict | None = None):
+                 fallback: bool = True, layers: int = DEFAULT_LAYERS, rounds: str = "duckdb",
+                 stats: dict | None = None):
         if mode not in ("interpreted", "compiled"):
             raise EngineError(f"unknown Soufflé mode {mode!r} (modes: interpreted, compiled)")
+        if rounds not in ROUNDS:
+            raise EngineError(f"unknown rounds {rounds!r} (who runs the rounds of a stratum: {', '.join(ROUNDS)})")
+        self.rounds = rounds
         super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress)
         self.mode = mode
         self.timeout = timeout
@@ -173,23 +185,27 @@ class _SouffleRun(_Run):
         self.kept: set[str] = set()
         self.sql_rules: set[int] = set()  # rules Soufflé cannot express, evaluated with the DuckDB engine's SQL
         self.sql_constraints: set[int] = set()
+        self.in_duckdb = False  # a stratum is running with the DuckDB engine's rounds
 
     def prepare(self, kept: set[str]) -> None:
         """Decide which rules Soufflé cannot run (no view planning: every relation is stored for the exports)."""
         self.kept = set(kept)
+        self.sets = self.set_relations()
         self.classify()
 
     def run_strata(self) -> None:
-        """Consecutive strata Soufflé runs alone go into one program; a recursive stratum with aggregates (or
-        computed values) runs ``layers`` rounds per program; the others (existentials, rules in SQL) round by
-        round."""
+        """Consecutive strata Soufflé runs alone go into one program. The others: with ``rounds="duckdb"`` the
+        DuckDB engine's rounds; else a recursive stratum with aggregates (or computed values) runs ``layers`` rounds
+        per program, and the rest (existentials, rules in SQL) round by round."""
         group: list[Stratum] = []
         for stratum in self.a.strata:
             if F.needs_runner(stratum) or any(ri.index in self.sql_rules for ri in stratum.rules):
                 if group:
                     self.native(group)
                     group = []
-                if F.layerable(self.a, stratum) and not any(ri.index in self.sql_rules for ri in stratum.rules):
+                if self.engine.rounds == "duckdb":
+                    self.duckdb_stratum(stratum)
+                elif F.layerable(self.a, stratum) and not any(ri.index in self.sql_rules for ri in stratum.rules):
                     self.layered(stratum)
                 else:
                     self.stratum(stratum)
@@ -197,6 +213,14 @@ class _SouffleRun(_Run):
                 group.append(stratum)
         if group:
             self.native(group)
+
+    def duckdb_stratum(self, stratum: Stratum) -> None:
+        """The stratum evaluated exactly as the DuckDB engine does, on the relations in the connection."""
+        self.in_duckdb = True
+        try:
+            _Run.stratum(self, stratum)
+        finally:
+            self.in_duckdb = False
 
     def classify(self) -> None:
         """Find the rules the compiler refuses; with ``fallback`` they run as DuckDB SQL, else the refusal stands."""
@@ -556,6 +580,8 @@ class _SouffleRun(_Run):
         return b, tables, rel
 
     def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
+        if self.in_duckdb:
+            return _Run.round(self, stratum, deltas)
         preds = list(stratum.preds)
         infos = self.a.predicates
         plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
@@ -602,7 +628,9 @@ class _SouffleRun(_Run):
                 self.exec(f"DROP TABLE {cand}")
         return self.finish_round(stratum, deltas, new, set(has_parts))
 
-    def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
+    def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> int | None:
+        if self.in_duckdb:
+            return _Run.aggregate(self, ri, stratum, deltas, new)
         head = ri.rule.head[0].pred
         info = self.a.predicates[head]
         if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
@@ -625,6 +653,8 @@ class _SouffleRun(_Run):
     def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         """One restricted-chase step: Soufflé computes the frontier bindings; the check against the heads and the
         null numbering are the DuckDB engine's."""
+        if self.in_duckdb:
+            return _Run.chase(self, ri, stratum, deltas, new)
         label = S.rule_label(ri)
         variants = list(self.variants(ri, stratum, deltas))
         if not variants:
