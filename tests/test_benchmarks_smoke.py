@@ -82,7 +82,7 @@ def test_the_lubm_workload_over_tables_gives_what_the_inline_program_gives(bench
     assert ours == [(o, *r) for o in sorted(lubm.OUTPUTS) for r in inline.rows(o)]
     assert len(ours) > 3_000
     if shutil.which("souffle"):
-        _seconds, _compile, raw = bench.run_raw(wl, con, compiled=False)
+        _seconds, _compile, raw, _io = bench.run_raw(wl, con, compiled=False)
         assert raw == ours
 
 
