@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from reference import evaluate
@@ -41,6 +42,7 @@ from vadaorchestra.datalog.ast import (
     Rule,
     Var,
 )
+from vadaorchestra.datalog.engines import souffle_available
 from vadaorchestra.datalog.printer import format_program
 
 VARS = ("X", "Y", "Z", "W")
@@ -257,11 +259,11 @@ def normalize(rows) -> set[tuple]:
     return {tuple(round(v, 9) if isinstance(v, float) else v for v in r) for r in rows}
 
 
-def check(program: Program, outputs: list[str], engine: str) -> None:
+def check(program: Program, outputs: list[str], engine: str, engine_options: dict | None = None) -> None:
     text = format_program(program)
     note(text)
     expected = evaluate(program)
-    result = run(text, engine=engine)
+    result = run(text, engine=engine, engine_options=engine_options)
     for pred in outputs:
         rows = result.rows(pred)
         assert len(rows) == len(set(rows)), f"duplicate tuples in {pred}\n{text}"
@@ -274,6 +276,17 @@ def check(program: Program, outputs: list[str], engine: str) -> None:
 def test_engine_agrees_with_reference(engine, case):
     """Set VO_PROPERTY_EXAMPLES to run more examples (the default, 150, takes about 15 s per engine)."""
     check(*case, engine)
+
+
+@pytest.mark.skipif(not souffle_available(), reason="the 'souffle' binary is not on PATH (or its engine is not built)")
+@settings(max_examples=int(os.environ.get("VO_PROPERTY_EXAMPLES", "150")) // 2, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_souffle_programs_running_the_rounds_agree_with_reference(case):
+    """The Soufflé engine with ``rounds="souffle"``: the strata that need rounds (aggregates or computed values inside
+    recursion, the ``control`` blocks) run as layered Soufflé programs, 2 rounds each so that their state crosses
+    program boundaries, instead of the DuckDB engine's rounds of the default."""
+    check(*case, "souffle", {"rounds": "souffle", "layers": 2})
 
 
 def test_reference_evaluator_runs_company_control():
