@@ -5,18 +5,20 @@ relation lives in a TEMP table of the connection. Then:
 
 - consecutive strata Soufflé can evaluate by itself (no existential rule, no aggregate inside recursion) become one
   Soufflé program: their inputs are exported from DuckDB as TSV, their results loaded back;
-- every other stratum needs rounds driven from outside, and by default (``rounds="duckdb"``) runs them with the
-  DuckDB engine, in the connection that holds its relations: a Soufflé program can only run a fixed number of rounds
-  and must load the stratum's relations again each time (company control at 100k companies: 22.4 s in Soufflé
-  programs, 1.7 s in DuckDB). With ``rounds="souffle"`` Soufflé runs them:
-- a recursive stratum with monotonic aggregates (or recursion through computed values) runs ``layers`` rounds per
-  Soufflé program (:func:`~vadaorchestra.datalog.souffle.compile_layers`): each layer of the program is one round of
-  the DuckDB engine (semi-naive rules, then the aggregates recomputed for the groups that changed), so both engines
-  give the same rows; the program returns only what changed, which is applied here with SQL;
-- a stratum with existential rules (restricted chase with labelled nulls), or with rules only DuckDB can run, is
-  iterated here with the DuckDB engine's round structure — each round's rule bodies and aggregates are computed by
-  Soufflé, the bookkeeping (deltas, chase check, null numbering, one tuple per group) is the same SQL as the DuckDB
-  engine's, so both engines give the same rows and the same nulls;
+- every other stratum (existential rules, an aggregate or computed values inside recursion, or a rule only DuckDB
+  can run) needs rounds driven from outside. By default (``rounds="duckdb"``) the DuckDB engine runs them, in the
+  connection that holds the stratum's relations: a Soufflé program can only run a fixed number of rounds and must
+  load those relations again each time (company control at 100k companies: 22.4 s in Soufflé programs, 1.7 s in
+  DuckDB). With ``rounds="souffle"`` Soufflé does:
+
+  - a recursive stratum with monotonic aggregates (or recursion through computed values) runs ``layers`` rounds per
+    Soufflé program (:func:`~vadaorchestra.datalog.souffle.compile_layers`): each layer of the program is one round
+    of the DuckDB engine (semi-naive rules, then the aggregates recomputed for the groups that changed), so both
+    engines give the same rows; the program returns only what changed, which is applied here with SQL;
+  - a stratum with existential rules (restricted chase with labelled nulls), or with rules only DuckDB can run, is
+    iterated here with the DuckDB engine's round structure — each round's rule bodies and aggregates are computed by
+    Soufflé, the bookkeeping (deltas, chase check, null numbering, one tuple per group) is the same SQL as the DuckDB
+    engine's, so both engines give the same rows and the same nulls;
 - negative constraints are compiled to violation relations; witnesses are ordered and cut like DuckDB's.
 
 Relations travel as TSV files written and read by DuckDB (``COPY ... TO`` and ``read_csv``), never row by row through
