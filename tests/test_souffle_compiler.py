@@ -665,6 +665,21 @@ def test_by_default_the_strata_that_need_rounds_run_in_duckdb_and_the_rest_in_so
         SouffleEngine(con, rounds="sql")
 
 
+@needs_souffle
+def test_the_time_limit_also_bounds_the_rounds_run_in_duckdb():
+    """A counter of 10^6 rounds (recursion through computed values: DuckDB's rounds by default) stops at the run's
+    time limit, naming the stratum, and leaves no table behind."""
+    SouffleEngine = _engine_module().SouffleEngine
+
+    text = 'c(0).\nc(N) :- c(M), N = M + 1, M < 1000000.\n@output("c").'
+    con = duckdb.connect()
+    start = time.perf_counter()
+    with pytest.raises(EngineError, match=r"stratum c exceeded the run's time limit of 1 s \(after \d+ rounds\)"):
+        SouffleEngine(con, timeout=1, max_rounds=2_000_000).evaluate(_analysis(text, con), collect=["c"])
+    assert time.perf_counter() - start < 15
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone()[0] == 0
+
+
 ROUND_BY_ROUND_GOLDEN = ["chase_recursive_satisfied", "chase_recursive_warded", "existential_basic",
                          "existential_empty_frontier", "existential_head_match", "existential_multi_head",
                          "existential_rule_order", "existential_two_rules"]

@@ -25,7 +25,7 @@ Relations travel as TSV files written and read by DuckDB (``COPY ... TO`` and ``
 Python: plain (fields verbatim) when no symbol holds a tab, newline or carriage return, else quoted for Soufflé's
 ``rfc4180`` reader and writer, which are much slower (:meth:`_SouffleRun.run_program`). Every Soufflé run happens in
 a temporary directory removed afterwards, with a deadline (the whole process group is killed when it passes) and an
-address-space limit. Interpreted mode is the default; ``mode="compiled"`` builds a binary per program text, cached by
+address-space limit; the same deadline is checked before every round the DuckDB engine runs for this engine. Interpreted mode is the default; ``mode="compiled"`` builds a binary per program text, cached by
 hash under ``cache_dir``.
 """
 
@@ -583,6 +583,9 @@ class _SouffleRun(_Run):
 
     def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
         if self.in_duckdb:
+            if self.deadline is not None and time.monotonic() > self.deadline:  # the run's limit, checked each round
+                raise EngineError(f"stratum {', '.join(stratum.preds)} exceeded the run's time limit of "
+                                  f"{self.engine.timeout:g} s (after {self.round_no} rounds)")
             return _Run.round(self, stratum, deltas)
         preds = list(stratum.preds)
         infos = self.a.predicates
