@@ -432,12 +432,12 @@ def run_raw(wl: Workload, con: duckdb.DuckDBPyConnection, compiled: bool, jobs: 
         decls = {m.group(1): [SOUFFLE_SQL_TYPES[t] for t in re.findall(r":\s*(\w+)", m.group(2))]
                  for m in re.finditer(r"\.decl\s+(\w+)\(([^)]*)\)", wl.souffle)}
         rows: list[tuple] = []
-        outputs = [o for o in (sorted(wl.outputs) if wl.outputs else (wl.output,))
-                   if (d / "out" / f"{o}.csv").exists() and (d / "out" / f"{o}.csv").stat().st_size]
+        files = {o: d / "out" / f"{o}.csv" for o in (sorted(wl.outputs) if wl.outputs else (wl.output,))}
+        outputs = [o for o, path in files.items() if path.exists() and path.stat().st_size]
         start = time.perf_counter()
         for k, o in enumerate(outputs):
             cols = "{" + ", ".join(f"'c{i}': '{t}'" for i, t in enumerate(decls[o])) + "}"
-            con.execute(f"CREATE TEMP TABLE raw_out{k} AS SELECT * FROM read_csv('{d / 'out' / (o + '.csv')}', "
+            con.execute(f"CREATE TEMP TABLE raw_out{k} AS SELECT * FROM read_csv('{files[o]}', "
                         f"columns = {cols}, delim = '\t', header = false, quote = '', escape = '', "
                         "auto_detect = false)")
         io_s += time.perf_counter() - start

@@ -25,8 +25,9 @@ Relations travel as TSV files written and read by DuckDB (``COPY ... TO`` and ``
 Python: plain (fields verbatim) when no symbol holds a tab, newline or carriage return, else quoted for Soufflé's
 ``rfc4180`` reader and writer, which are much slower (:meth:`_SouffleRun.run_program`). Every Soufflé run happens in
 a temporary directory removed afterwards, with a deadline (the whole process group is killed when it passes) and an
-address-space limit; the same deadline is checked before every round the DuckDB engine runs for this engine. Interpreted mode is the default; ``mode="compiled"`` builds a binary per program text, cached by
-hash under ``cache_dir``.
+address-space limit; the same deadline is checked before every round the DuckDB engine runs for this engine.
+Interpreted mode is the default; ``mode="compiled"`` builds a binary per program text, cached by hash under
+``cache_dir``.
 """
 
 from __future__ import annotations
@@ -201,13 +202,14 @@ class _SouffleRun(_Run):
         per program, and the rest (existentials, rules in SQL) round by round."""
         group: list[Stratum] = []
         for stratum in self.a.strata:
-            if F.needs_runner(stratum) or any(ri.index in self.sql_rules for ri in stratum.rules):
+            in_sql = any(ri.index in self.sql_rules for ri in stratum.rules)
+            if F.needs_runner(stratum) or in_sql:
                 if group:
                     self.native(group)
                     group = []
                 if self.engine.rounds == "duckdb":
                     self.duckdb_stratum(stratum)
-                elif F.layerable(self.a, stratum) and not any(ri.index in self.sql_rules for ri in stratum.rules):
+                elif F.layerable(self.a, stratum) and not in_sql:
                     self.layered(stratum)
                 else:
                     self.stratum(stratum)
