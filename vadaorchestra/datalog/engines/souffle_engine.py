@@ -334,12 +334,12 @@ class _SouffleRun(_Run):
         empty field is an empty string), or ``rfc4180`` (symbols in quotes, a quote inside written as ``\\""``,
         newlines and tabs raw). Floats have up to 17 significant digits."""
         self.n_tables += 1
-        table = self.temp(f"out{self.n_tables}")
+        name = f"out{self.n_tables}"
+        table = self.temp(name)
         info = PredInfo(table, len(types), tuple(types), tuple(f"c{i}" for i in range(len(types))), "idb")  # type: ignore[arg-type]
         size = path.stat().st_size if path.exists() else 0
         if not types or size == 0:
-            self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
-            self.created[table] = "TABLE"
+            self.create_table(name, info)
             if not types and size and path.read_bytes().strip():
                 self.exec(f"INSERT INTO {table} VALUES (TRUE)")
             return table
@@ -626,9 +626,9 @@ class _SouffleRun(_Run):
             if new is not None:
                 if cand is not None:
                     self.exec(f"CREATE TEMP TABLE {new[p]} AS SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
+                    self.created[new[p]] = "TABLE"
                 else:
-                    self.exec(f"CREATE TEMP TABLE {new[p]} ({self.columns_ddl(infos[p])})")
-                self.created[new[p]] = "TABLE"
+                    self.ensure_new(new, p)
             elif cand is not None:
                 self.exec(f"INSERT INTO {full} SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
             if cand is not None:
