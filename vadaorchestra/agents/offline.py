@@ -192,7 +192,8 @@ class OfflinePolicy:
         n = len(docs)
 
         def idf(w: str) -> float:
-            return math.log((n + 1) / (1 + sum(1 for d in docs.values() if any(_match(w, x) for x in d))))
+            # floored: a word every tool has still counts a little (in a one-tool catalog every word is such a word)
+            return max(0.01, math.log((n + 1) / (1 + sum(1 for d in docs.values() if any(_match(w, x) for x in d)))))
 
         def score(name: str) -> float:
             """IDF of the question's words found in the tool's text, a word of its name or output counting twice,

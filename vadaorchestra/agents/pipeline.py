@@ -68,9 +68,35 @@ class Pipeline:
         return self.phase == "done"
 
     async def step(self) -> str:
-        """Run the next step; return a one-line summary (the agent's message)."""
-        handler = getattr(self, f"_{self.phase}")
-        return await handler()
+        """Run the next step; return a one-line summary (the agent's message).
+
+        A step that cannot go on (no tool fits the question, a parameter without a value, a tool call refused, a
+        model reply that cannot be used) ends the run honestly: the answer becomes ``could not answer: <why>``,
+        unverified, and the trace written so far stays. An unexpected error does the same, naming the step, with
+        its traceback kept in the run's events for whoever debugs it."""
+        phase = self.phase
+        handler = getattr(self, f"_{phase}")
+        try:
+            return await handler()
+        except VadaError as exc:
+            return self.give_up(exc.message, phase)
+        except Exception as exc:  # noqa: BLE001 - the agents' boundary: no traceback reaches the user
+            import traceback
+
+            self.ctx.event("internal_error", phase=phase, traceback=traceback.format_exc())
+            return self.give_up(f"internal error in the {phase} step ({type(exc).__name__}: {exc})", phase)
+
+    def give_up(self, reason: str, phase: str) -> str:
+        """End the run with ``could not answer: <reason>`` (never verified)."""
+        ctx = self.ctx
+        ctx.event("could_not_answer", phase=phase, problems=[reason])
+        ctx.problems = [reason]
+        ctx.verified = False
+        ctx.answer = f"could not answer: {reason}"
+        ctx.answer_values = None
+        self.pending = []
+        self.phase = "done"
+        return self.say(ctx.answer)
 
     async def run(self) -> str:
         """All steps in order without an AutoGen team (the team takes the same steps)."""
