@@ -35,6 +35,7 @@ from vadaorchestra.datalog.api import (
     validate,
 )
 from vadaorchestra.datalog.foreach import bind_each, each_forms, each_source
+from vadaorchestra.datalog.lint import merging_aggregates
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.datalog.types import fits
@@ -477,6 +478,7 @@ class Workspace:
             if not exc.diagnostics:
                 raise
             analysis = None
+        diags += merging_aggregates(program)
         if diags:
             raise ValidationError(f"{len(diags)} problem(s) in the program", diags, program.text)
         assert analysis is not None
@@ -492,6 +494,13 @@ class Workspace:
         from vadaorchestra.mcp_server.linking import linker_for
 
         return linker_for(self.catalog).lookup(tool, parameter, text, limit)
+
+    def find_entities(self, text: str, limit: int = 20) -> dict[str, Any]:
+        """Values of every string column of the base data that ``text`` names as whole words, with the columns holding
+        each and the tool parameters it can be passed to; reads no workspace."""
+        from vadaorchestra.mcp_server.linking import linker_for
+
+        return linker_for(self.catalog).entities(text, limit)
 
     # --- for traces and replay ----------------------------------------------------------------------------------------
     def content_hash(self, pred: str) -> str:
