@@ -213,7 +213,9 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
         calls(),
         json.dumps({"answer": "DeepLogic Ltd (13.1M) is ultimately controlled by Synthetix Global Fund."}),
     ])
-    result = ask_sync(QUESTION, catalog=CATALOG, model_client=client, trace=tmp_path / "llm.dl")
+    # a question the script answers (the concentration-risk one would need a threshold check: never verified without)
+    question = "Which of Bank Gamma's exposures are above 10M, and who ultimately controls DeepLogic Ltd?"
+    result = ask_sync(question, catalog=CATALOG, model_client=client, trace=tmp_path / "llm.dl")
     ctx = result.ctx
     assert result.answer == "DeepLogic Ltd (13.1M) is ultimately controlled by Synthetix Global Fund."
     assert [s.iteration for s in ctx.plan.stages] == [0, 0, 1]
@@ -230,7 +232,7 @@ def test_an_answer_that_omits_a_breach_a_check_found_is_refused_even_if_grounded
     from vadaorchestra.agents.verify import check_findings
 
     ctx = RunContext(question="Do any of Bank Gamma's exposures raise concentration-risk concerns?")
-    ctx.synthesized.append(Synthesized("...", "threshold check: exposure_by_controller above the limit", "over"))
+    ctx.synthesized.append(Synthesized("...", "threshold check: exposure_by_controller above the limit", "over", kind="threshold_check"))
     ctx.predicates["over"] = PredicateView("over", "synthesized", None, 1, [], complete=True, facts=[
         {"bank": "Bank Gamma", "controller": "Synthetix Global Fund", "total": 24.6e6}])
     [problem] = check_findings("No single borrower of Bank Gamma exceeds the limit of 20M.", ctx)

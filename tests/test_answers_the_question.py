@@ -105,7 +105,7 @@ def _check_ctx(*, set_at_a_time: bool, over: int) -> RunContext:
         Synthesized("g(B, C, T) :- exposure(B, X, A), ultimate_controller(X, C), T = sum(A).",
                     "group aggregation", "g", 1),
         Synthesized("g_over(B, C, T) :- g(B, C, T), T > 20000000.", "threshold check: g above the limit",
-                    "g_over", 1),
+                    "g_over", 1, kind="threshold_check"),
     ]
     ctx.predicates["g"] = PredicateView("g", "synthesized", None, 395, [])
     ctx.predicates["g_over"] = PredicateView("g_over", "synthesized", None, over, [])

@@ -614,7 +614,7 @@ def test_a_retry_is_shown_the_draft_sentences_of_the_findings_it_left_out():
     ctx = RunContext(question=QUESTION)
     ctx.predicates["g_over"] = PredicateView("g_over", "synthesized", None, 1, [],
                                              facts=[{"bank": "Bank Gamma", "controller": "Synthetix Global Fund"}])
-    ctx.synthesized.append(Synthesized("g_over(B, C) :- g(B, C, T), T > 1.", "threshold check: g above", "g_over", 1))
+    ctx.synthesized.append(Synthesized("g_over(B, C) :- g(B, C, T), T > 1.", "threshold check: g above", "g_over", 1, kind="threshold_check"))
     draft = ("largest: DeepLogic Ltd 13.1M.\ngroup check: Synthetix Global Fund (through DeepLogic Ltd) totals 24.6M,"
              " a breach.")
     assert _findings_left_out(ctx, draft, "DeepLogic Ltd has 13.1M.") == [draft.splitlines()[1]]
@@ -629,7 +629,7 @@ def _refused_for_an_omission() -> RunContext:
                                              facts=[{"bank": "Bank Gamma", "controller": "Synthetix Global Fund",
                                                      "amount": 24600000.0}])
     ctx.synthesized.append(Synthesized("g_over(B, C, T) :- g(B, C, T), T > 1.", "threshold check: g above",
-                                       "g_over", 1))
+                                       "g_over", 1, kind="threshold_check"))
     ctx.answer = "DeepLogic Ltd has 13.1M."
     ctx.answer_values = ["DeepLogic Ltd"]
     ctx.problems = check_findings(ctx.answer, ctx)

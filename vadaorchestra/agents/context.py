@@ -82,6 +82,7 @@ class Synthesized:
     purpose: str
     output: str
     attempts: int = 1
+    kind: str = "view"  # what the rules compute (verify.rule_kind): threshold_check, filter, aggregate, ratio, ...
 
 
 @dataclass
@@ -102,6 +103,7 @@ class RunContext:
     answer: str | None = None
     answer_values: list[Any] | None = None  # the answer as values (a list, or one count), when the policy gives them
     feedback: str | None = None
+    frame: Any = None  # the question's QuestionFrame (agents.frame), built once when the run starts
     verified: bool | None = None  # set by the Verifier: False means the run ends with "could not answer: ..."
     problems: list[str] = field(default_factory=list)  # the Verifier's last objections
     events: list[dict[str, Any]] = field(default_factory=list)

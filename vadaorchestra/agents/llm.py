@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from autogen_core.models import AssistantMessage, ChatCompletionClient, CreateResult, LLMMessage, UserMessage
 from pydantic import BaseModel, ValidationError
 
-from vadaorchestra.agents import prompts
+from vadaorchestra.agents import frame, prompts
 from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
 from vadaorchestra.agents.models import ModelConfigError, load_model_client, read_model_config
 from vadaorchestra.agents.plan import Call
@@ -179,9 +179,7 @@ def _references(ctx: RunContext, calls: list[Call]) -> list[Call]:
     """For a question that asks for a check (a limit, a risk, the largest), the tools that take exactly the same
     parameters with the same values as a chosen call and are no dependency of it: the reference data of the check
     (a bank's capital and limit next to its exposures)."""
-    from vadaorchestra.agents.offline import _asks_for_analysis
-
-    if not calls or not _asks_for_analysis(ctx.question):
+    if not calls or not frame.of(ctx).analysis:
         return []
     chosen = {c.tool for c in calls}
     needed = {d for c in calls for d in ctx.tools.get(c.tool, {}).get("dependencies", [])}

@@ -20,58 +20,23 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from vadaorchestra.agents import frame
 from vadaorchestra.agents.context import PredicateView, RunContext
+from vadaorchestra.agents.frame import STOPWORDS, stem, terms
+from vadaorchestra.agents.frame import word_match as _match
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 
-STOPWORDS = frozenset("""a an and are as at be by can do does for from has have how i in into is it its many much
-of on or our over per so than that the their them then there these this those to under was we were what when where
-which while who whom whose why will with would you your any all some each get give list show tell me raise""".split())
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
 BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size", "assets", "aum")
 
 
-def _asks_for_count(question: str) -> bool:
-    return bool(re.search(r"\bhow many\b|\bnumber of\b|^\s*count\b", question, re.I))
-
-
-ANALYSIS_WORDS = ("largest", "biggest", "top", "highest", "limit", "risk", "concentration", "concern", "breach",
-                  "exceed", "threshold")
-
-
-def _asks_for_analysis(question: str) -> bool:
-    """Rankings and threshold checks (the measure templates), as opposed to plain lookups and counts."""
-    return bool(terms(question) & {stem(w) for w in ANALYSIS_WORDS})
-
-
-def _noun(question: str) -> str | None:
-    """The thing asked for: 'Which suppliers ...' -> supplier; 'How many parts ...' -> part."""
-    m = re.search(r"\b(?:which|what|how many)\s+([a-z]+)", question, re.I)
-    return stem(m.group(1).lower()) if m else None
-
-
-def _answer_column(question: str, columns: list[str]) -> str | None:
-    """Of a predicate's non-parameter string columns, the one the question asks for (else the first)."""
-    noun = _noun(question)
-    if noun:
-        for c in columns:
-            if any(_match(noun, t) for t in terms(c)):
-                return c
-    return columns[0] if columns else None
-
-
-def _asks_for_share(question: str) -> bool:
-    return bool(re.search(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|part)\b|\bshare of\b",
-                          question, re.I)) and not re.search(r"\bshareholders?\b", question, re.I)
-
-
-def _asks_for_total(question: str) -> bool:
-    return bool(re.search(r"\b(?:total|sum|how much|combined)\b", question, re.I))
-
-
-def _asks_for_list(question: str) -> bool:
-    return bool(re.match(r"\s*(which|who|what|list|name|show)\b", question, re.I))
+def _answer_column(ctx: RunContext, columns: list[str], others: list[str] | None = None) -> str | None:
+    """Of a predicate's non-parameter string columns (or its ``others``, numbers), the one the question asks for
+    (else the first string column)."""
+    named = frame.asked_columns(frame.of(ctx).asks_for, [*columns, *(others or [])])
+    return named[0] if named else columns[0] if columns else None
 
 
 def _window(question: str, value: str, width: int = 4) -> set[str] | None:
@@ -90,32 +55,8 @@ def _overlap(words: set[str], tool: dict[str, Any]) -> float:
     return sum(2.0 if any(_match(w, x) for x in name) else 1.0 for w in words if any(_match(w, x) for x in text))
 
 
-def stem(word: str) -> str:
-    for suffix in ("ies", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
-
-
-def terms(text: str) -> set[str]:
-    return {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
-
-
 def _tokens(column: str) -> set[str]:
     return set(re.findall(r"[a-z]+", column.lower()))
-
-
-def _match(a: str, b: str) -> bool:
-    """Equal, or one a prefix of the other with a short ending left ("lend"/"lending", "control"/"controller",
-    "own"/"owner"), not a compound ("part"/"partnership")."""
-    if a == b:
-        return True
-    short, long = sorted((a, b), key=len)
-    if not long.startswith(short):
-        return False
-    if len(short) >= 4:
-        return len(long) - len(short) <= 3
-    return len(short) == 3 and long[3:] in ("er", "ers", "ed", "ing")  # "own"/"owner", "buy"/"buyer"
 
 
 def _mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
@@ -213,7 +154,7 @@ class OfflinePolicy:
             if params is not None:
                 calls.append(Call(tool=name, params=params, level="high"))
                 self.ranked.append(name)
-        if calls and not _asks_for_analysis(ctx.question):
+        if calls and not frame.of(ctx).analysis:
             first = self._first_hop(ctx, calls)
             outer = self._outer_tools(ctx, first, docs) if first is not None else []
             if outer:
@@ -272,7 +213,7 @@ class OfflinePolicy:
         numeric = [c for c in view.typed("int", "float") if c not in view.param_columns]
         strings = [c for c in view.typed("string") if c not in view.param_columns]
         stats = numeric[:2] + strings[:1]
-        k = min(view.cardinality, 1000) if _asks_for_list(ctx.question) else 10
+        k = min(view.cardinality, 1000) if frame.of(ctx).listing else 10
         top = [TopK(order_by=numeric[0], k=k)] if numeric else [TopK(k=k)]
         return Retrieval(statistics=stats, top_k=top)
 
@@ -287,9 +228,9 @@ class OfflinePolicy:
             key = next(iter(v.param_columns), None)
             if len(ents) == 1 and len(nums) == 1:
                 out.append(Measure(v, key, ents[0], nums[0]))
-            elif len(ents) > 1 and len(nums) == 1 and (noun := _noun(ctx.question)) is not None:
+            elif len(ents) > 1 and len(nums) == 1:
                 # the entity the question asks about ("Which issuers exceed ..."), its amounts summed over the rows
-                named = [c for c in ents if any(_match(noun, t) for t in terms(c))]
+                named = frame.asked_columns(frame.of(ctx).asks_for, ents)
                 if len(named) == 1:
                     out.append(Measure(v, key, named[0], nums[0], rows=True))
         return sorted(out, key=lambda m: -m.view.cardinality)
@@ -358,8 +299,8 @@ class OfflinePolicy:
         focused = await self._focused(ctx, probe)
         if focused is not None:
             return focused
-        out: list[RuleProposal] = self._counts(ctx) if _asks_for_count(ctx.question) else []
-        for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else []):
+        out: list[RuleProposal] = self._counts(ctx) if frame.of(ctx).count else []
+        for m in (self._measures(ctx) if frame.of(ctx).analysis else []):
             ref = self._reference(ctx, m)
             if ref is None:
                 continue
@@ -419,10 +360,10 @@ class OfflinePolicy:
         did Acme Motors place with Emerald Plastics?", "What share of Aurora Growth Fund's net assets is invested in
         Orion Energy?"): filter on the second entity, then count the asked thing, sum the asked measure, or divide
         that sum by the reference's base amount."""
-        if "focused" in self.proposed or _asks_for_analysis(ctx.question):
+        if "focused" in self.proposed or frame.of(ctx).analysis:
             return None
-        count, share = _asks_for_count(ctx.question), _asks_for_share(ctx.question)
-        total = _asks_for_total(ctx.question)
+        count, share = frame.of(ctx).count, frame.of(ctx).share
+        total = frame.of(ctx).total
         if not (count or share or total):
             return None
         entities = sorted(await probe.entities(ctx.tools, ctx.question), key=len, reverse=True)
@@ -442,10 +383,10 @@ class OfflinePolicy:
         of their outputs can hold it. None when not such a question."""
         if "focused" in self.proposed or "focus_expansion" in self.proposed:
             return None
-        if _asks_for_analysis(ctx.question):
+        if frame.of(ctx).analysis:
             if self._measures(ctx):  # an analysis question with its measure at hand: the templates go on
                 return None
-        elif not (_asks_for_count(ctx.question) or _asks_for_share(ctx.question) or _asks_for_total(ctx.question)):
+        elif not (frame.of(ctx).count or frame.of(ctx).share or frame.of(ctx).total):
             return None
         self.proposed.add("focus_expansion")
         bound = {str(v): v for c in ctx.executed.values() for v in c.params.values() if isinstance(v, str)}
@@ -474,7 +415,7 @@ class OfflinePolicy:
         nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
         words = terms(ctx.question)
         if count:
-            counted = _answer_column(ctx.question, [c for c in v.typed("string") if c not in v.param_columns
+            counted = _answer_column(ctx, [c for c in v.typed("string") if c not in v.param_columns
                                                     and c != col]) or v.columns[-1]
             name = f"{v.name}_{slug}_count"
             program = (f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
@@ -522,7 +463,7 @@ class OfflinePolicy:
             if v.origin != "high" or not v.param_columns or tag in self.proposed:
                 continue
             key = next(iter(v.param_columns))
-            counted = _answer_column(ctx.question, [c for c in v.typed("string") if c not in v.param_columns])
+            counted = _answer_column(ctx, [c for c in v.typed("string") if c not in v.param_columns])
             if counted is None:
                 continue
             self.proposed.add(tag)
@@ -580,7 +521,7 @@ class OfflinePolicy:
             return extra
         calls: list[Call] = []
         used = {c.tool for c in ctx.executed.values() if c.level == "high"}
-        for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
+        for m in (self._measures(ctx) if frame.of(ctx).analysis else [])[:1]:
             if m.view.name in self.expanded:
                 continue
             self.expanded.add(m.view.name)
@@ -609,7 +550,7 @@ class OfflinePolicy:
             return self._chain_answer(ctx)
         if self.focus is not None:
             return self._focus_answer(ctx)
-        for m in (self._measures(ctx) if _asks_for_analysis(ctx.question) else [])[:1]:
+        for m in (self._measures(ctx) if frame.of(ctx).analysis else [])[:1]:
             base = self.checks.get(m.view.name)
             share = preds.get(f"{m.view.name}_share") if base else None
             key_value = next((f.get(m.key) for f in m.view.facts if m.key), None)
@@ -622,7 +563,7 @@ class OfflinePolicy:
             who = f" of {key_value}" if key_value else ""
             lines.append(f"largest {m.amount} values of {m.view.name}{who}: " + "; ".join(parts) + ".")
             over = preds.get(f"{m.view.name}_over_limit") if base else None
-            if _asks_for_list(ctx.question):  # "Which issuers exceed ...?", "Which issuer has the largest ...?"
+            if frame.of(ctx).listing:  # "Which issuers exceed ...?", "Which issuer has the largest ...?"
                 if re.search(r"\b(?:exceed\w*|breach\w*|above|over)\b", ctx.question, re.I) and over is not None:
                     ctx.answer_values = sorted({f[m.entity] for f in over.facts}, key=str)
                 elif top and re.search(r"\b(?:largest|biggest|highest|most)\b", ctx.question, re.I):
@@ -658,7 +599,7 @@ class OfflinePolicy:
                                  f"{fmt_number(f[view.columns[2]])} = {fmt_pct(f['share_pct'])}, above the "
                                  f"{view.columns[3]} of {fmt_number(f[view.columns[3]])}: a breach "
                                  f"({group_pred}).")
-        if _asks_for_count(ctx.question):
+        if frame.of(ctx).count:
             rank = {t: i for i, t in enumerate(self.ranked)}
 
             def source_rank(view: PredicateView) -> int:  # the count over the best-matching tool's output first
@@ -682,7 +623,7 @@ class OfflinePolicy:
             views = sorted(ctx.answer_predicates(), key=lambda v: rank.get(v.tool or "", len(rank)))
             for i, v in enumerate(views):
                 strings = [c for c in v.typed("string") if c not in v.param_columns]
-                col = _answer_column(ctx.question, strings)
+                col = _answer_column(ctx, strings, [c for c in v.typed("int", "float") if c not in v.param_columns])
                 cols = [col] if col else [c for c in v.columns if c not in v.param_columns]
                 if len(cols) == 1:
                     found = sorted({f[cols[0]] for f in v.facts}, key=str)
@@ -747,7 +688,7 @@ class OfflinePolicy:
         if first is None or second is None or not first.param_columns or not second.param_columns:
             return []
         self.proposed.add("join")
-        out_col = _answer_column(ctx.question, [c for c in second.typed("string") if c not in second.param_columns])
+        out_col = _answer_column(ctx, [c for c in second.typed("string") if c not in second.param_columns])
         if out_col is None:
             return []
         taken: set[str] = set()
@@ -757,7 +698,7 @@ class OfflinePolicy:
         name = f"{second.name}_of_{first.name}"
         program = (f'@output("{name}"). @mapping("{name}", 0, "{next(iter(first.param_columns))}", "string"). '
                    f'@mapping("{name}", 1, "{out_col}", "string").\n{name}({e}, {x}) :- {a}, {b}.')
-        if _asks_for_count(ctx.question):
+        if frame.of(ctx).count:
             count = f"{name}_count"
             program += (f'\n@output("{count}"). @mapping("{count}", 0, "{next(iter(first.param_columns))}", '
                         f'"string"). @mapping("{count}", 1, "{out_col}_count", "int").\n'

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from vadaorchestra.agents import verify
+from vadaorchestra.agents import frame, verify
 from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized, ToolCallError, ToolClient
 from vadaorchestra.agents.plan import Call, Plan, Stage, build_stages, check_plan, expand
 from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
@@ -115,6 +115,9 @@ class Pipeline:
         ctx.tools = {t["name"]: t for t in listing["tools"]}
         ctx.catalog_hash, ctx.data_hash = listing.get("catalog_hash", ""), listing.get("data_hash", "")
         ctx.event("discover", tools=sorted(ctx.tools))
+        found = await self.client.call("find_entities", {"text": ctx.question[:2000], "limit": 20})
+        ctx.frame = frame.build(ctx.question, found.get("matches", []))
+        ctx.event("frame", frame=ctx.frame.to_json())
         chosen = await self.policy.select(ctx, self.probe)
         chosen = [c for c in chosen if c.tool in ctx.tools]
         if not chosen:
@@ -376,7 +379,9 @@ class Pipeline:
         hashes = await self._hashes(defined)
         if self.trace is not None:
             self.trace.manipulation(proposal.program, proposal.purpose, hashes)
-        self.ctx.synthesized.append(Synthesized(proposal.program, proposal.purpose, res["output_predicate"], attempts))
+        kind = proposal.kind or verify.rule_kind(proposal.program, res["output_predicate"])
+        self.ctx.synthesized.append(Synthesized(proposal.program, proposal.purpose, res["output_predicate"], attempts,
+                                                kind))
         for d in res.get("defined", []):
             self.ctx.predicates[d["predicate"]] = PredicateView(d["predicate"], "synthesized", None,
                                                                 d["cardinality"], [])

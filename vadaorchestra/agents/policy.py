@@ -7,7 +7,7 @@ while deciding: entity lookup, statistics); none of them writes to the workspace
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +23,8 @@ class RuleProposal(BaseModel):
     output: str = Field(description="The predicate that holds the result")
     spec: dict[str, Any] | None = Field(default=None, description="The structured rule this program was written "
                                         "from, when a policy proposes rules as objects")
+    kind: Literal["threshold_check", "filter", "aggregate", "ratio", "join", "view"] | None = Field(
+        default=None, description="What the rules compute; read from the rules themselves when not given")
     problem: str | None = Field(default=None, description="Why the spec could not be written as a program (the "
                                 "pipeline treats it as a refusal and asks for a repair)")
 

@@ -12,8 +12,11 @@ from __future__ import annotations
 import math
 import re
 
+from vadaorchestra.agents import frame
 from vadaorchestra.agents.context import PredicateView, RunContext
+from vadaorchestra.agents.frame import stem, word_match
 from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.lint import merging_aggregates
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.errors import VadaError
 
@@ -22,32 +25,13 @@ _ENTITY = re.compile(r"\b[A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|of|de|di|and|&))*
 
 
 def lint_rules(program: str) -> list[str]:
-    """Problems of synthesized rules the engine would accept but that likely compute the wrong thing."""
+    """Problems of synthesized rules the engine would accept but that likely compute the wrong thing (the server's
+    validation reports the same, located; checked here first so that a policy can repair without a round trip)."""
     try:
         prog = parse(program, "<program>")
     except VadaError:
         return []  # the server's validation reports syntax errors with their location
-    problems = []
-    for rule in prog.rules:
-        agg = next((lit for lit in rule.body if isinstance(lit, A.Assignment) and isinstance(lit.value, A.Aggregate)),
-                   None)
-        # count(X) counts distinct X, which is what counting entities means; sums and means of amounts are the pitfall
-        if agg is None or agg.value.func not in ("sum", "mean", "avg", "prod"):
-            continue
-        if agg.value.contributors:
-            continue
-        head_vars = {t.name for h in rule.head for t in h.args if isinstance(t, A.Var)} - {agg.var}
-        agg_vars = {v.name for v in A.expr_vars(agg.value.expr)} if agg.value.expr is not None else set()
-        named = {t.name for lit in rule.body if isinstance(lit, A.Atom) for t in lit.args
-                 if isinstance(t, A.Var) and not t.anonymous and not t.name.startswith("_")}
-        anonymous = any(isinstance(t, A.Var) and (t.anonymous or t.name.startswith("_"))
-                        for lit in rule.body if isinstance(lit, A.Atom) for t in lit.args)
-        if anonymous and not (named - head_vars - agg_vars):
-            where = f"line {rule.span.line}" if rule.span else "a rule"
-            problems.append(f"{where}: {agg.value.func} over bindings of only {sorted(head_vars | agg_vars)} merges "
-                            f"equal values (set semantics); name the variable that identifies each contribution "
-                            f"instead of '_'")
-    return problems
+    return [f"line {d.span.line}: {d.message}" if d.span else d.message for d in merging_aggregates(prog)]
 
 
 def _facts_values(ctx: RunContext) -> tuple[list[float], set[str]]:
@@ -87,7 +71,7 @@ def findings(ctx: RunContext) -> list[tuple[PredicateView, dict, list[str]]]:
     question = ctx.question.lower()
     for s in ctx.synthesized:
         view = ctx.predicates.get(s.output)
-        if view is None or not view.facts or not s.purpose.lower().startswith("threshold check"):
+        if view is None or not view.facts or s.kind != "threshold_check":
             continue
         for fact in view.facts:
             out.append((view, fact, [v for v in fact.values() if isinstance(v, str) and v.lower() not in question]))
@@ -202,10 +186,6 @@ def _figure(text: str, start: int, view: PredicateView, fact: dict, column: str)
 # --- does the answer answer the question, and on what does it rest ------------------------------------------------
 _ABSENCE = re.compile(r"\b(?:no|none|not any|nothing)\b[^.\n]*\b(?:exceed\w*|breach\w*|above|over|pass\w*)\b", re.I)
 _QUALIFIED = re.compile(r"\bchecked for [\d,]+ of [\d,]+|\bnone of those\b|\bamong (?:the|those) [\d,]+", re.I)
-_HOW_MANY = re.compile(r"\bhow many\s+([a-z]+)", re.I)
-_TOTAL = re.compile(r"\b(?:total|sum|how much|combined)\b", re.I)
-_SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|part)\b|\bshare of\b|"
-                    r"\bpercent(?:age)? of\b|\bproportion of\b", re.I)
 
 
 def _program(text: str) -> A.Program | None:
@@ -251,7 +231,7 @@ def check_coverage(answer: str, ctx: RunContext) -> list[str]:
     ("checked for 3 of 2,006 ...")."""
     problems = []
     partial = partial_predicates(ctx)
-    empty_checks = [s.output for s in ctx.synthesized if s.purpose.lower().startswith("threshold check")
+    empty_checks = [s.output for s in ctx.synthesized if s.kind == "threshold_check"
                     and (v := ctx.predicates.get(s.output)) is not None and v.cardinality == 0]
     for m in _ABSENCE.finditer(answer):
         sentence = m.group(0)
@@ -268,8 +248,6 @@ def check_coverage(answer: str, ctx: RunContext) -> list[str]:
 
 
 def _words(text: str) -> set[str]:
-    from vadaorchestra.agents.offline import stem
-
     return {stem(w) for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
 
 
@@ -308,16 +286,14 @@ def _aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str
 def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[str]) -> bool:
     """A count answers "how many X" when it counts the column named like X; or, when no column of its predicate is,
     when the predicate's tool speaks of X (guarantors: "the companies that guarantee its loans")."""
-    from vadaorchestra.agents.offline import _match
-
     def named(col: str) -> bool:
-        return any(_match(n, w) for n in noun for w in _words(col))
+        return any(word_match(n, w) for n in noun for w in _words(col))
 
     if not column or named(column):
         return True
     if any(named(c) for c in others):
         return False
-    return any(_match(n, w) for n in noun for w in words)
+    return any(word_match(n, w) for n in noun for w in words)
 
 
 def _used_constants(ctx: RunContext) -> set[str]:
@@ -341,31 +317,166 @@ def _used_constants(ctx: RunContext) -> set[str]:
 
 
 def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None) -> list[str]:
-    """Does the answer answer *this* question: every entity the question names (``linked``: the values
-    ``lookup_values`` found in it) is used by the computation or named in the answer; "how many X" rests on a count
-    of X; "total ..." on a sum; "what share of ..." on a computed ratio."""
+    """Does the answer answer *this* question, as its frame (:mod:`vadaorchestra.agents.frame`) reads it.
+
+    Every entity the question names (``linked``, else the frame's) is used by the computation, as a parameter or a
+    filter; for a count, total, share, extreme or limit, naming it in the answer is not enough. "How many X" rests on
+    a count of X, a total on a sum, a share on a ratio; each condition the question states is applied by a rule; a
+    list or a lookup gives values of the column the question asks for; "directly" does not rest on a chain followed
+    through every level, nor "directly or indirectly" on one level only; a limit question rests on a threshold check
+    against the data; "the highest" is one value, the top of an ordering."""
+    fr = frame.of(ctx)
     problems = []
     text = answer.lower()
     used = _used_constants(ctx)
-    for value in dict.fromkeys(linked or []):
+    named = {e.value: e for e in fr.entities}
+    for value in dict.fromkeys([*(linked or []), *named]):
         v = str(value).lower()
-        if v not in used and v not in text:
+        if v in used:
+            continue
+        entity = named.get(value)
+        must_use = fr.aggregate or (entity is not None and not entity.parameters)
+        if v not in text:
             problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
                             f"filter) and the answer does not mention")
+        elif must_use:
+            problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
+                            f"filter): naming it in the answer does not restrict what was computed")
     aggs = _aggregates(ctx)
-    if m := _HOW_MANY.search(ctx.question):
-        noun = _words(m.group(1))
+    if noun_text := frame.how_many(ctx.question):
+        noun = _words(noun_text)
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
         if not counts:
-            problems.append(f"the question asks how many {m.group(1)}, and no count was computed")
+            problems.append(f"the question asks how many {noun_text}, and no count was computed")
         elif not any(_counts_the_noun(noun, col, others, words) for _f, _p, col, others, words in counts):
-            problems.append(f"the question asks how many {m.group(1)}, but the count computed counts something "
+            problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
-    elif _TOTAL.search(ctx.question) and not _SHARE.search(ctx.question):
+    elif fr.total and not fr.share:
         if not any(a[0] in ("sum", "msum") for a in aggs):
             problems.append("the question asks for a total, and no sum was computed")
-    if _SHARE.search(ctx.question) and not re.search(r"\bshareholders?\b", ctx.question, re.I):
+    if fr.share:
         ratios = [s for s in ctx.synthesized if re.search(r"=[^.:]*/", s.program)]
         if not ratios:
             problems.append("the question asks for a share, and no ratio was computed")
+    return problems + check_frame(ctx)
+
+
+def check_frame(ctx: RunContext) -> list[str]:
+    """The parts of the frame beyond entities and aggregates: conditions, the column asked for, direct or
+    transitive, limits, extremes. Each part the computation does not cover is a problem (``not checked: ...``)."""
+    fr = frame.of(ctx)
+    problems = []
+    constants = _compared_constants(ctx)
+    for cond in fr.conditions:
+        if not any(math.isclose(c, v, rel_tol=1e-9, abs_tol=1e-9) for c in constants for v in cond.values()):
+            problems.append(f"not checked: the question's condition {cond.text!r} is applied by no rule")
+    kinds = {s.kind for s in ctx.synthesized}
+    if fr.limit and "threshold_check" not in kinds:
+        problems.append("not checked: the question asks whether a limit is passed, and no threshold check compared "
+                        "the amounts with a limit read from the data")
+    tools = [ctx.tools.get(c.tool, {}) for c in ctx.executed.values() if c.level == "high"]
+    recursive = [t.get("recursive") for t in tools]
+    if fr.direct is True and recursive and all(recursive) and "filter" not in kinds:
+        problems.append("not checked: the question asks for direct relations only, and "
+                        f"{', '.join(sorted({t['name'] for t in tools}))} follows the chain through every level "
+                        "(no rule kept the first level)")
+    if fr.direct is False and recursive and not any(recursive) and None not in recursive \
+            and not any(_recursive_program(s.program) for s in ctx.synthesized):
+        problems.append("not checked: the question asks for relations through every level, and nothing computed "
+                        "follows the chain (no recursive tool or rule)")
+    values = ctx.answer_values
+    if values is not None and fr.kind in ("lookup", "list", "extreme"):
+        problems += _asked_column(ctx, fr, values)
+    if fr.extreme and values is not None:
+        if len(values) != 1:
+            problems.append(f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} "
+                            f"one, and the answer gives {len(values)} values")
+        elif not _is_extreme(ctx, values[0], fr.extreme) and not any(a[0] in (fr.extreme, "m" + fr.extreme)
+                                                                       for a in _aggregates(ctx)):
+            problems.append(f"not checked: {values[0]!r} is not the {fr.extreme} of any ordering computed over the "
+                            f"whole relation")
     return problems
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+    return str(a).lower() == str(b).lower()
+
+
+def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> list[str]:
+    """A list or a lookup answers with values of the column the question asks for, when a predicate has one."""
+    views = ctx.answer_predicates()
+    columns = list(dict.fromkeys(c for v in views for c in v.columns if c not in v.param_columns))
+    best = frame.asked_columns(fr.asks_for, columns)
+    asked = [(v, c) for v in views for c in v.columns if c in best and c not in v.param_columns]
+    if not asked or not values:
+        return []
+    for value in values:
+        if not any(_same(f.get(c), value) for v, c in asked for f in v.facts):
+            found = sorted({c for v in views for f in v.facts for c, x in f.items() if _same(x, value)})
+            return [f"the question asks for {' '.join(fr.asks_for)}, and the answer gives {value!r}"
+                    + (f", a value of {', '.join(found)}" if found else "") + f", not of {asked[0][1]}"]
+    return []
+
+
+def _is_extreme(ctx: RunContext, value: object, direction: str) -> bool:
+    """``value`` (or the fact naming it) holds the max/min of a numeric column of a predicate read whole, or the top
+    of one explored in that column's descending order."""
+    for view in ctx.answer_predicates():
+        nums = [c for c in view.typed("int", "float") if c not in view.param_columns]
+        for col in nums:
+            col_values = [f[col] for f in view.facts if isinstance(f.get(col), int | float)]
+            if not col_values:
+                continue
+            ordered = view.complete or (direction == "max" and view.order_by == col)
+            if not ordered:
+                continue
+            best = max(col_values) if direction == "max" else min(col_values)
+            for f in view.facts:
+                if f.get(col) == best and any(_same(x, value) for x in f.values()):
+                    return True
+    return False
+
+
+def _compared_constants(ctx: RunContext) -> list[float]:
+    """Numbers the computation compared with: constants of synthesized rules' comparisons, numeric parameters."""
+    out: list[float] = []
+    for call in ctx.executed.values():
+        out += [float(v) for v in call.params.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    for s in ctx.synthesized:
+        prog = _program(s.program)
+        for rule in prog.rules if prog is not None else []:
+            for lit in rule.body:
+                if isinstance(lit, A.Comparison):
+                    out += [float(e.value) for e in (lit.left, lit.right) if isinstance(e, A.Const)
+                            and isinstance(e.value, int | float) and not isinstance(e.value, bool)]
+    return out
+
+
+def _recursive_program(text: str) -> bool:
+    prog = _program(text)
+    return prog is not None and A.is_recursive(prog)
+
+
+def rule_kind(program: str, output: str) -> str:
+    """What the rules defining ``output`` compute, read from the rules themselves: ``threshold_check`` (an amount
+    compared with another value of the data, such as a limit), ``filter`` (compared with a constant), ``aggregate``,
+    ``ratio``, ``join`` or ``view``."""
+    prog = _program(program)
+    rules = [r for r in (prog.rules if prog is not None else []) if any(h.pred == output for h in r.head)]
+    comparisons = [lit for r in rules for lit in r.body if isinstance(lit, A.Comparison) and lit.op in ("<", "<=", ">",
+                                                                                                          ">=")]
+    if any(isinstance(c.left, A.Var) and isinstance(c.right, A.Var) for c in comparisons):
+        return "threshold_check"
+    if any(isinstance(lit, A.Assignment) and isinstance(lit.value, A.Aggregate) for r in rules for lit in r.body):
+        return "aggregate"
+    if any(re.search(r"=[^.:]*/", str(program)) for _ in rules):
+        return "ratio"
+    constants = any(isinstance(t, A.Const) for r in rules for lit in r.body if isinstance(lit, A.Atom)
+                    for t in lit.args)
+    if comparisons or constants or any(isinstance(lit, A.Comparison) for r in rules for lit in r.body):
+        return "filter"
+    if any(sum(isinstance(lit, A.Atom) for lit in r.body) > 1 for r in rules):
+        return "join"
+    return "view"

@@ -297,3 +297,26 @@ def literal_vars(lit: BodyLiteral) -> list[Var]:
         case Assignment(var=var, value=value):
             return [var, *expr_vars(value)]
     raise TypeError(f"not a literal: {lit!r}")
+
+
+def is_recursive(program: Program) -> bool:
+    """Whether a rule of the program defines a predicate through itself, directly or through other rules."""
+    edges: dict[str, set[str]] = {}
+    for rule in program.rules:
+        body = {(lit.atom if isinstance(lit, Negation) else lit).pred for lit in rule.body
+                if isinstance(lit, Atom | Negation)}
+        for h in rule.head:
+            edges.setdefault(h.pred, set()).update(body)
+
+    def reaches(start: str) -> bool:
+        seen, todo = set(), list(edges.get(start, ()))
+        while todo:
+            p = todo.pop()
+            if p == start:
+                return True
+            if p not in seen:
+                seen.add(p)
+                todo += edges.get(p, ())
+        return False
+
+    return any(reaches(p) for p in edges)

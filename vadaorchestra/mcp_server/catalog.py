@@ -73,7 +73,13 @@ class ToolSpec:
             "schema": self.schema,
             "parameter_columns": self.param_columns,
             "dependencies": list(self.deps),
+            "recursive": self.recursive,
         }
+
+    @property
+    def recursive(self) -> bool:
+        """Whether the program defines a predicate through itself (a chain followed through every level)."""
+        return A.is_recursive(self.program)
 
 
 @dataclass(frozen=True)

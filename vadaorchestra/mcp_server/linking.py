@@ -141,6 +141,26 @@ class _Tracer:
         return True
 
 
+def string_columns(catalog: Catalog) -> tuple[LinkedColumn, ...]:
+    """Every column of every ``@bind`` of the catalog's programs whose ``@mapping`` types it as a string (or leaves it
+    untyped), once per distinct data: where a value a question names may live, parameter or not."""
+    found: dict[tuple, LinkedColumn] = {}
+    for spec in catalog:
+        program = spec.program
+        for bind in program.annotations("bind"):
+            pred = bind.args[0].value if bind.args else None
+            arity = _arity(program, pred) if pred is not None else None
+            if arity is None:
+                continue
+            mappings = tuple(a for a in program.annotations("mapping") if a.args and a.args[0].value == pred)
+            typed = {m.args[1].value: m.args[3].value for m in mappings if len(m.args) > 3}
+            for i in range(arity):
+                if typed.get(i, "string") == "string":
+                    col = LinkedColumn(spec.name, pred, i, arity, bind, mappings)
+                    found.setdefault(col.key, col)
+    return tuple(found.values())
+
+
 def _equated_vars(body: Iterable[A.BodyLiteral], name: str) -> list[str]:
     """Variables a rule body equates with ``$name`` (``X == $name``, ``$name = X``)."""
     out = []
@@ -356,6 +376,7 @@ class Linker:
         self._links: dict[tuple[str, str], tuple[LinkedColumn, ...]] = {}
         self._columns: dict[tuple, ColumnValues] = {}
         self._indexes: dict[tuple[str, str], ValueIndex] = {}
+        self._column_indexes: dict[tuple, ValueIndex] = {}
         self._guard = threading.Lock()
         self._locks: dict[tuple, threading.Lock] = {}
         self.reads = 0  # files scanned, for tests and benchmarks
@@ -384,17 +405,50 @@ class Linker:
         return self._once(self._indexes, (tool, parameter), lambda: ValueIndex(
             v for c in self.columns(tool, parameter) for v in self.column_values(c).values))
 
+    def column_index(self, column: LinkedColumn) -> ValueIndex:
+        return self._once(self._column_indexes, column.key, lambda: ValueIndex(self.column_values(column).values))
+
+    def entities(self, text: str, limit: int = 20) -> dict[str, Any]:
+        """Every value of a string column of the base data that ``text`` names as whole words (longest first, a value
+        inside a longer one left out), with the columns holding it and the tool parameters it can be passed to."""
+        start = time.perf_counter()
+        _check_text(text, limit)
+        columns = string_columns(self.catalog)
+        where: dict[Any, list[str]] = {}
+        position: dict[Any, int] = {}
+        norm = normalize(text)
+        for column in columns:
+            values = self.column_values(column)
+            if values.type != "string":
+                continue
+            for v in self.column_index(column).exact(text):
+                if v not in where:
+                    where[v], position[v] = [], norm.find(normalize(str(v)))
+                if values.label not in where[v]:
+                    where[v].append(values.label)
+        keys = {v: normalize(str(v)) for v in where}
+        kept = [v for v in where if not any(o is not v and keys[v] != keys[o] and re.search(
+            rf"(?<!\w){re.escape(keys[v])}(?!\w)", keys[o]) for o in where)]
+        kept.sort(key=lambda v: (position[v], -len(keys[v])))
+        params: dict[Any, list[str]] = {v: [] for v in kept}
+        for spec in self.catalog:
+            for p in spec.params:
+                if p.type != "string":
+                    continue
+                index = self.index(spec.name, p.name)
+                for v in kept:
+                    if keys[v] in index.by_key:
+                        params[v].append(f"{spec.name}.{p.name}")
+        return {"status": "ok", "matches": [{"value": _json(v), "columns": where[v], "parameters": params[v]}
+                                            for v in kept[:limit]],
+                "columns": len(columns), "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+
     def lookup(self, tool: str, parameter: str, text: str = "", limit: int = 10) -> dict[str, Any]:
         """Values of the parameter's linked columns that the text names (see the module docstring)."""
         start = time.perf_counter()
         spec = _spec(self.catalog, tool)
         param = _param(spec, parameter)
-        if not isinstance(text, str):
-            raise WorkspaceError(f"text must be a string, got {text!r}")
-        if len(text) > MAX_TEXT:
-            raise WorkspaceError(f"text is too long ({len(text)} characters; at most {MAX_TEXT}): pass the question")
-        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
-            raise WorkspaceError(f"limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}")
+        _check_text(text, limit)
         columns = self.columns(spec.name, param.name)
         out: dict[str, Any] = {"status": "ok", "tool": spec.name, "parameter": param.name, "type": param.type,
                                "columns": _labels(columns, [self.column_values(c) for c in columns])}
@@ -426,6 +480,15 @@ class Linker:
             out["note"] = note
         out["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 2)
         return out
+
+
+def _check_text(text: Any, limit: Any) -> None:
+    if not isinstance(text, str):
+        raise WorkspaceError(f"text must be a string, got {text!r}")
+    if len(text) > MAX_TEXT:
+        raise WorkspaceError(f"text is too long ({len(text)} characters; at most {MAX_TEXT}): pass the question")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        raise WorkspaceError(f"limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}")
 
 
 def _labels(columns: tuple[LinkedColumn, ...], values: list[ColumnValues]) -> list[str]:

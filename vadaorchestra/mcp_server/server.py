@@ -32,7 +32,7 @@ from vadaorchestra.mcp_server.workspace import MAX_K, THRESHOLD_OPS, Workspace
 
 PY_TYPES: dict[str, type] = {"string": str, "int": int, "float": float, "bool": bool}
 BUILTIN_TOOLS = ("list_tools", "get_dependencies", "get_cardinality", "get_statistics", "get_top_k",
-                 "describe_predicate", "validate_program", "run_program", "lookup_values", "explain")
+                 "describe_predicate", "validate_program", "run_program", "lookup_values", "find_entities", "explain")
 INSTRUCTIONS = """\
 Reasoning tools over a Datalog engine. Each catalog tool runs a logic program and materializes its output predicate
 in this session's workspace; its result shows the cardinality, schema and a preview. Call list_tools first; a tool
@@ -268,6 +268,19 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
         distinct values; a parameter matched against no column (only compared, as in X > $min) gets no matches and
         any value of its type is accepted. Reads no workspace and changes nothing."""
         return await _call(sessions, ctx, Workspace.lookup_values, tool, parameter, text, limit)
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    async def find_entities(
+        text: Annotated[str, Field(description="The question, e.g. \"How many orders did Acme Motors place with "
+                                               "Emerald Plastics?\"")],
+        ctx: Context,
+        limit: Annotated[int, Field(description="How many values to return (1 to 100)", strict=True)] = 20,
+    ) -> dict[str, Any]:
+        """Every value of the base data's string columns that the text names as whole words (case-insensitively;
+        a value inside a longer one is left out), in the order the text names them. Each match lists the data
+        columns holding it and the tool parameters it can be passed to ("tool.parameter"): a value with no parameter
+        is a filter on a tool's output column, not an argument. Reads no workspace and changes nothing."""
+        return await _call(sessions, ctx, Workspace.find_entities, text, limit)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     async def get_cardinality(predicate: Pred, ctx: Context) -> dict[str, Any]:
