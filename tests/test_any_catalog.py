@@ -3,6 +3,9 @@ every question ends answered or "could not answer", never in a traceback."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from vadaorchestra.errors import ValidationError
@@ -37,3 +40,104 @@ def test_a_sum_over_rows_with_equal_values_is_refused_until_each_row_is_named(ba
     res = bank_gamma.run_program(PAYROLL + "total(D, S) :- payroll(D, E, Sal), S = sum(Sal).")
     assert res["cardinality"] == 1
     assert bank_gamma.con.execute("SELECT * FROM total").fetchall() == [("Sales", 240.0)]
+
+
+# --- every question ends answered or "could not answer" -----------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "scenarios"
+ODD = [
+    "What colour is the sky on Mars?",
+    "Tell me a joke.",
+    "?",
+    "How many unicorns are there?",
+    'Which "); DROP TABLE x; -- values exist?',
+    "Quelle est la capitale de la France ?",
+    "Which of them is the highest, and by how much does it exceed the limit?",
+    "x" * 3000,
+]
+
+
+def _one_tool_catalog(folder: Path) -> Path:
+    (folder / "data").mkdir(parents=True)
+    (folder / "data" / "staff.csv").write_text(
+        "employee,department,salary\nAda Moreau,Research,120000\nBen Okoro,Research,95000\n"
+        "Cleo Varga,Sales,95000\nDev Anand,Sales,80000\n", encoding="utf-8")
+    (folder / "get_staff.dl").write_text(
+        '@tool("get_staff", "Employees of a department with their salary.").\n'
+        '@param("department", "string", "Name of the department").\n'
+        '@bind("staff", "csv", "data", "staff.csv").\n'
+        '@mapping("staff", 0, "employee", "string"). @mapping("staff", 1, "department", "string").\n'
+        '@mapping("staff", 2, "salary", "float").\n'
+        '@output("employee_of").\n'
+        '@mapping("employee_of", 0, "department", "string"). @mapping("employee_of", 1, "employee", "string").\n'
+        '@mapping("employee_of", 2, "salary", "float").\n'
+        'employee_of($department, E, S) :- staff(E, $department, S).\n', encoding="utf-8")
+    return folder
+
+
+def _empty_data_catalog(folder: Path) -> Path:
+    _one_tool_catalog(folder)
+    (folder / "data" / "staff.csv").write_text("employee,department,salary\n", encoding="utf-8")
+    return folder
+
+
+def _questions(dataset: str, n: int) -> list[str]:
+    lines = (SCENARIOS / dataset / "data" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["question"] for line in lines[:n]]
+
+
+def _ask_all(catalog: Path, data: Path | None, questions: list[str]) -> list:
+    import anyio
+
+    from vadaorchestra.agents.local import LocalServer
+    from vadaorchestra.agents.run import ask
+
+    async def go():
+        out = []
+        with LocalServer(catalog, data) as params:
+            for q in questions:
+                out.append(await ask(q, server_params=params))
+        return out
+
+    return anyio.run(go)
+
+
+def test_fifty_varied_questions_over_five_catalogs_end_answered_or_could_not_answer(tmp_path):
+    runs = [
+        (ROOT / "examples" / "catalog", None,
+         ["What are Bank Gamma's largest exposures, and do any of them raise concentration-risk concerns?",
+          "Who ultimately controls DeepLogic Ltd?", "How many loans has Bank Gamma granted?",
+          "What is the capital of Bank Gamma?", *ODD[:4]]),
+        (SCENARIOS / "hospital_claims" / "catalog", SCENARIOS / "hospital_claims",
+         _questions("hospital_claims", 34)[::3] + ODD[4:6]),
+        (SCENARIOS / "freight_hubs" / "catalog", SCENARIOS / "freight_hubs",
+         _questions("freight_hubs", 29)[::3] + ODD[6:]),
+        (SCENARIOS / "course_enrolments" / "catalog", SCENARIOS / "course_enrolments",
+         _questions("course_enrolments", 31)[::4]),
+        (_one_tool_catalog(tmp_path / "one"), None,
+         ["Who works in Research?", "How many employees does Sales have?", "What is the total salary of Research?",
+          "Which employee of Sales earns the most?", "Who works in Marketing?", ODD[0]]),
+        (_empty_data_catalog(tmp_path / "empty"), None, ["Who works in Research?", "How many employees are there?"]),
+    ]
+    asked = 0
+    for catalog, data, questions in runs:
+        for q, result in zip(questions, _ask_all(catalog, data, questions), strict=True):
+            asked += 1
+            assert result.answer, q
+            assert "Traceback" not in result.answer and "internal error" not in result.answer, (q, result.answer)
+            if result.ctx.verified is False:
+                assert result.answer.startswith("could not answer: "), (q, result.answer)
+    assert asked >= 50
+
+
+def test_ask_on_the_command_line_exits_2_with_could_not_answer_and_writes_the_trace(tmp_path):
+    from typer.testing import CliRunner
+
+    from vadaorchestra.cli import app
+
+    trace = tmp_path / "trace.dl"
+    res = CliRunner().invoke(app, ["ask", "What colour is the sky on Mars?", "--catalog",
+                                   str(ROOT / "examples" / "catalog"), "--trace", str(trace)])
+    assert res.exit_code == 2, res.output
+    assert "could not answer: no tool of the catalog fits the question" in res.output
+    assert "Traceback" not in res.output and trace.is_file()
