@@ -141,3 +141,40 @@ def test_ask_on_the_command_line_exits_2_with_could_not_answer_and_writes_the_tr
     assert res.exit_code == 2, res.output
     assert "could not answer: no tool of the catalog fits the question" in res.output
     assert "Traceback" not in res.output and trace.is_file()
+
+
+def test_find_entities_links_values_of_output_columns_that_no_parameter_takes(tmp_path):
+    from vadaorchestra.mcp_server.catalog import Catalog
+
+    ws = Workspace(Catalog.load(SCENARIOS / "hospital_claims" / "catalog", SCENARIOS / "hospital_claims"),
+                   tmp_path / "ws.duckdb")
+    found = ws.find_entities("How many claims did Northgate Family Clinic bill for patient Sofia Marchetti?")
+    matches = {m["value"]: m for m in found["matches"]}
+    assert list(matches) == ["Northgate Family Clinic", "Sofia Marchetti"]
+    assert "get_provider_claims.provider" in matches["Northgate Family Clinic"]["parameters"]
+    assert matches["Sofia Marchetti"] == {"value": "Sofia Marchetti", "columns": ["claims.patient"], "parameters": []}
+    ws.close()
+
+
+def test_the_frame_reads_what_is_asked_the_conditions_and_the_chain():
+    from vadaorchestra.agents.frame import build
+
+    f = build("Which providers of Crestline Health Partners, directly or through its sub-systems, have a rating "
+              "above 4.0?")
+    assert (f.kind, f.asks_for, f.direct) == ("list", ("provider",), False)
+    assert [(c.op, c.value) for c in f.conditions] == [(">", 4.0)]
+    f = build("What is the largest single claim amount that Rosewood Maternity Hospital billed?")
+    assert (f.kind, f.extreme, f.asks_for) == ("extreme", "max", ("claim", "amount"))
+    assert build("Which providers belong directly to Crestline Health Partners?").direct is True
+    assert build("Which issuers exceed the fund's issuer limit?").kind == "limit"
+    assert build("What are Bank Gamma's largest exposures?").extreme is None  # a ranking, not the single largest
+    assert build("How many orders above 5M did Acme Motors place?").conditions[0].value == 5_000_000
+
+
+@pytest.mark.parametrize("dataset", ["hospital_claims", "freight_hubs", "course_enrolments"])
+def test_no_answer_of_a_held_out_set_is_wrong_and_verified(dataset, tmp_path):
+    from vadaorchestra.eval import evaluate
+
+    summary = evaluate(dataset, "vadaorchestra", out_dir=tmp_path)
+    assert summary["errors"] == 0
+    assert summary["wrong_and_verified"] == 0, summary

@@ -102,8 +102,10 @@ def test_a_tool_describes_itself_as_the_model_reads_it_in_list_tools(example):
                    {"name": "loan_id", "type": "string"}, {"name": "amount", "type": "float"}],
         "parameter_columns": {"bank": "bank_name"},
         "dependencies": [],
+        "recursive": False,
     }
     assert example.get("get_bank_exposures").describe()["dependencies"] == ["get_credit_lines", "get_loans"]
+    assert example.get("get_ultimate_controller").describe()["recursive"] is True
 
 
 def test_the_example_parameters_keep_their_declared_types_and_descriptions(example):

@@ -48,7 +48,7 @@ _LIMIT = re.compile(
     r"\b(?:exceed\w*|breach\w*|surpass\w*|overshoot\w*|concentration[- ]risk)\b|"
     r"\b(?:above|over|beyond|more than|past)\s+(?:its|their|the|his|her)\s+(?:\w+\s+){0,3}?"
     r"(?:limits?|caps?|thresholds?|capacity|capacities|budgets?|ceilings?|allowances?|quotas?)\b|"
-    r"\bgo(?:es)?\s+over\b", re.I)
+    r"\bgo(?:es)?\s+over\b|\b(?:stay\w*|remain\w*|kept|keep\w*)?\s*within\s+(?:its|their|the)\b", re.I)
 _SUPERLATIVE = {"highest": "max", "largest": "max", "biggest": "max", "most": "max", "heaviest": "max",
                 "maximum": "max", "greatest": "max", "lowest": "min", "smallest": "min", "least": "min",
                 "fewest": "min", "minimum": "min", "lightest": "min", "cheapest": "min"}
@@ -66,7 +66,7 @@ _OPS: dict[str, Op] = {"above": ">", "over": ">", "more than": ">", "greater tha
                        "less than": "<", "lower than": "<", "fewer than": "<", "at most": "<=", "no more than": "<="}
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _TRANSITIVE = re.compile(r"\bdirectly or indirectly\b|\bindirectly\b|\bultimate(?:ly)?\b|\btransitive(?:ly)?\b|"
-                         r"\beventually\b|\bthrough (?:its|their|other|any|the)\b|\bincluding (?:those of )?(?:its|"
+                         r"\beventually\b|\b(?:through|via) (?:its|their|other|any|the|intermediate)\b|\bincluding (?:those of )?(?:its|"
                          r"their) sub|\bcounting (?:those of )?(?:its|their) sub|\bat any (?:level|depth)\b", re.I)
 _DIRECT = re.compile(r"\bdirect(?:ly)?\b|\bimmediate(?:ly)?\b", re.I)
 _GROUPING = re.compile(r"\b(?:by|per|for each|for every|grouped by)\s+(?:their\s+|its\s+|the\s+)?([a-z][a-z ]*?)"
@@ -190,8 +190,9 @@ def _asks_for(question: str) -> tuple[str, ...]:
         low = w.lower()
         if not phrase and (low in _SKIP or low in STOPWORDS):
             continue
-        if not w.isalpha() or w[0].isupper() or low in _SKIP or low in STOPWORDS:
-            break
+        if not w.isalpha() or w[0].isupper() or low in _SKIP or low in STOPWORDS or \
+                (phrase and re.search(r"(?:ed|ly)$", low)):
+            break  # a name, a function word, or a verb or adverb after the noun ("carriers dispatched", "directly")
         phrase.append(stem(low))
     return tuple(phrase)
 

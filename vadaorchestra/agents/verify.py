@@ -343,12 +343,24 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
             problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
                             f"filter): naming it in the answer does not restrict what was computed")
     aggs = _aggregates(ctx)
-    if noun_text := frame.how_many(ctx.question):
+    noun_text = frame.how_many(ctx.question) or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
+    numeric = [c for v in ctx.predicates.values() for c in v.typed("int", "float")
+               if c not in v.param_columns and noun_text and frame.asked_columns(tuple(_words(noun_text)), [c])]
+    if noun_text and numeric:
+        # "how many credits": a quantity held in a number column is summed, not counted
+        if not any(a[0] in ("sum", "msum") and a[2] in numeric for a in aggs):
+            problems.append(f"the question asks how many {noun_text}, a quantity of the column "
+                            f"{numeric[0]}, and no sum of it was computed")
+    elif noun_text:
         noun = _words(noun_text)
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not any(_counts_the_noun(noun, col, others, words) for _f, _p, col, others, words in counts):
+        elif not any(_counts_the_noun(noun, col, others, words) for _f, _p, col, others, words in counts) or (
+                any(frame.asked_columns(tuple(noun), [c]) for v in ctx.predicates.values() for c in v.columns
+                    if c not in v.param_columns)
+                and not any(frame.asked_columns(tuple(noun), [col]) for _f, _p, col, _o, _w in counts)):
+            # a column named like the noun exists, and no count counts it
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
     elif fr.total and not fr.share:
@@ -380,15 +392,17 @@ def check_frame(ctx: RunContext) -> list[str]:
         problems.append("not checked: the question asks for direct relations only, and "
                         f"{', '.join(sorted({t['name'] for t in tools}))} follows the chain through every level "
                         "(no rule kept the first level)")
-    if fr.direct is False and recursive and not any(recursive) and None not in recursive \
-            and not any(_recursive_program(s.program) for s in ctx.synthesized):
-        problems.append("not checked: the question asks for relations through every level, and nothing computed "
-                        "follows the chain (no recursive tool or rule)")
+    if fr.direct is False and None not in recursive and not _rests_on_a_chain(ctx):
+        problems.append("not checked: the question asks for relations through every level, and the answer rests on "
+                        "nothing that follows the chain (no recursive tool or rule)")
     values = ctx.answer_values
     if values is not None and fr.kind in ("lookup", "list", "extreme"):
         problems += _asked_column(ctx, fr, values)
-    if fr.extreme and values is not None:
-        if len(values) != 1:
+    if fr.extreme:
+        if values is None:
+            problems.append(f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} "
+                            "one, and the answer names no single value")
+        elif len(values) != 1:
             problems.append(f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} "
                             f"one, and the answer gives {len(values)} values")
         elif not _is_extreme(ctx, values[0], fr.extreme) and not any(a[0] in (fr.extreme, "m" + fr.extreme)
@@ -412,7 +426,11 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
     asked = [(v, c) for v in views for c in v.columns if c in best and c not in v.param_columns]
     if not asked or not values:
         return []
+    subjects = [e.value for e in fr.entities if e.parameters and e.value.lower() in _used_constants(ctx)]
     for value in values:
+        if any(_same(value, e) for e in subjects):
+            return [f"the question asks for the {' '.join(fr.asks_for)} of {value!r}, and the answer lists "
+                    f"{value!r} itself"]
         if not any(_same(f.get(c), value) for v, c in asked for f in v.facts):
             found = sorted({c for v in views for f in v.facts for c, x in f.items() if _same(x, value)})
             return [f"the question asks for {' '.join(fr.asks_for)}, and the answer gives {value!r}"
@@ -452,6 +470,25 @@ def _compared_constants(ctx: RunContext) -> list[float]:
                     out += [float(e.value) for e in (lit.left, lit.right) if isinstance(e, A.Const)
                             and isinstance(e.value, int | float) and not isinstance(e.value, bool)]
     return out
+
+
+def _rests_on_a_chain(ctx: RunContext) -> bool:
+    """The answer's aggregates read, or its values come from, a recursive tool's output or a recursive rule."""
+    chains = {v.name for v in ctx.predicates.values() if (ctx.tools.get(v.tool or "") or {}).get("recursive")}
+    chains |= {s.output for s in ctx.synthesized if _recursive_program(s.program)}
+    for s in ctx.synthesized:  # what reads a chain carries it
+        prog = _program(s.program)
+        if prog is not None and any(isinstance(lit, A.Atom) and lit.pred in chains for r in prog.rules
+                                    for lit in r.body):
+            chains |= {h.pred for r in prog.rules for h in r.head} | {s.output}
+    aggs = _aggregates(ctx)
+    if aggs:
+        return any(p in chains for _f, p, _c, _o, _w in aggs)
+    values = ctx.answer_values
+    if not values:
+        return bool(chains)
+    return any(_same(x, v) for view in ctx.answer_predicates() if view.name in chains for f in view.facts
+               for x in f.values() for v in values)
 
 
 def _recursive_program(text: str) -> bool:

@@ -149,6 +149,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     s = summary["seconds"]
     lines = [f"{summary['dataset']} / {summary['label']}: {summary['n']} questions, EM {pct(summary['em']).strip()}, "
              f"judge {pct(summary['judge']).strip()}, {summary['errors']} errors, "
+             f"{summary.get('wrong_and_verified', 0)} wrong and verified, "
+             f"{summary.get('could_not_answer', 0)} could not answer, "
              f"{s['mean'] if s['mean'] is not None else '-'} s/question (median {s['median']}, total {s['total']})",
              f"  {'type':<12}{'n':>5}  {'EM':>6}  {'judge':>6}"]
     for name, g in summary["by_type"].items():

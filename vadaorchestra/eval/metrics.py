@@ -115,6 +115,9 @@ def summarize(records: list[dict[str, Any]], **header: Any) -> dict[str, Any]:
         "by_type": dict(sorted(_group(records, lambda r: r.get("type") or "?").items())),
         "by_complexity": dict(sorted(by_bucket.items(), key=lambda kv: order.get(kv[0], -1))),
         "errors": sum(1 for r in records if r.get("error")),
+        # the product's promise: an answer marked verified is right ("could not answer" is honest, this is not)
+        "wrong_and_verified": sum(1 for r in records if not r["em"] and (r.get("details") or {}).get("verified")),
+        "could_not_answer": sum(1 for r in records if r.get("source") == "could not answer"),
         "seconds": {"total": round(sum(seconds), 3),
                     "mean": round(statistics.fmean(seconds), 3) if seconds else None,
                     "median": round(statistics.median(seconds), 3) if seconds else None,
