@@ -381,7 +381,7 @@ def _shown(value) -> str:
 
 @app.command("eval")
 def eval_cmd(
-    dataset: Annotated[str, typer.Argument(help="bank_qa or bank_plus.")],
+    dataset: Annotated[str, typer.Argument(help="bank_qa, bank_plus, or a held-out set: supply_chain, fund_holdings, hospital_claims, freight_hubs, course_enrolments (every scenarios/*/dataset.py).")],
     approach: Annotated[str, typer.Option("--approach", help="vadaorchestra, llm-only, rag (rag-10|rag-100|rag-1000), "
                                           "llm-mcp.")] = "vadaorchestra",
     model: ModelOpt = None,

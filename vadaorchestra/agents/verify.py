@@ -344,7 +344,7 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                             f"filter): naming it in the answer does not restrict what was computed")
     aggs = _aggregates(ctx)
     noun_text = frame.how_many(ctx.question) or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
-    numeric = [c for v in ctx.predicates.values() for c in v.typed("int", "float")
+    numeric = [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed("int", "float")
                if c not in v.param_columns and noun_text and frame.asked_columns(tuple(_words(noun_text)), [c])]
     if noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted
@@ -426,11 +426,7 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
     asked = [(v, c) for v in views for c in v.columns if c in best and c not in v.param_columns]
     if not asked or not values:
         return []
-    subjects = [e.value for e in fr.entities if e.parameters and e.value.lower() in _used_constants(ctx)]
     for value in values:
-        if any(_same(value, e) for e in subjects):
-            return [f"the question asks for the {' '.join(fr.asks_for)} of {value!r}, and the answer lists "
-                    f"{value!r} itself"]
         if not any(_same(f.get(c), value) for v, c in asked for f in v.facts):
             found = sorted({c for v in views for f in v.facts for c, x in f.items() if _same(x, value)})
             return [f"the question asks for {' '.join(fr.asks_for)}, and the answer gives {value!r}"
