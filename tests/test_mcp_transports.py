@@ -36,7 +36,7 @@ SERVE = [sys.executable, "-m", "vadaorchestra.cli", "serve", "--catalog", str(CA
 CATALOG_TOOLS = {"get_bank_exposures", "get_bank_info", "get_credit_lines", "get_loans", "get_shareholders",
                  "get_ultimate_controller"}
 BUILTIN_TOOLS = {"list_tools", "get_dependencies", "get_cardinality", "get_statistics", "get_top_k",
-                 "describe_predicate", "validate_program", "run_program", "lookup_values", "explain"}
+                 "describe_predicate", "validate_program", "run_program", "lookup_values", "find_entities", "explain"}
 GAMMA = {"bank_name": "Bank Gamma"}
 # DeepLogic Ltd owes Bank Gamma loans L1 (8,000,000) and L2 (3,100,000) plus 2,000,000 drawn on credit line C1.
 DEEPLOGIC_EXPOSURE = {"bank": "Bank Gamma", "borrower": "DeepLogic Ltd", "amount": 13100000.0}
