@@ -275,7 +275,9 @@ def _aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str
                     if isinstance(t, A.Var) and t.name in names and i < len(cols):
                         tool = ctx.tools.get(view.tool or "") or {}
                         others = [c for c in cols if c != cols[i] and c not in view.param_columns]
-                        words = _words(lit.pred) | _words(tool.get("name", "")) | _words(tool.get("description", ""))
+                        # a synthesized predicate's name is no description: only a tool's words speak of what it holds
+                        words = (_words(lit.pred) | _words(tool.get("name", "")) | _words(tool.get("description", ""))
+                                 if tool else set())
                         out.append((agg.value.func, lit.pred, cols[i], others, words))
                         found = True
             if not found:
