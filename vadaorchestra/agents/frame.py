@@ -148,6 +148,7 @@ class QuestionFrame:
     limit: bool = False  # is a limit stated in the data passed?
     extreme: Literal["max", "min"] | None = None  # the single highest / lowest
     asks_for: tuple[str, ...] = ()  # the words naming what is asked for, stemmed ("claim", "amount")
+    how_many: str | None = None  # the word after "how many", as written ("orders")
     entities: tuple[Entity, ...] = ()
     conditions: tuple[Condition, ...] = ()
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
@@ -167,9 +168,6 @@ class QuestionFrame:
     def aggregate(self) -> bool:
         """An answer computed over many facts: every entity the question names must restrict that computation."""
         return self.kind in ("count", "total", "share", "extreme", "limit")
-
-    def linked(self) -> list[str]:
-        return [e.value for e in self.entities]
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "asks_for": self.asks_for, "extreme": self.extreme, "direct": self.direct,
@@ -227,7 +225,7 @@ def build(question: str, entities: list[dict[str, Any]] | None = None) -> Questi
     linked = tuple(Entity(str(e["value"]), tuple(e.get("columns", ())), tuple(e.get("parameters", ())))
                    for e in entities or [] if isinstance(e.get("value"), str))
     placed = {w for e in linked for w in terms(e.value)}
-    grouping = next((g for g in (_GROUPING.search(question),) if g), None)
+    grouping = _GROUPING.search(question)
     return QuestionFrame(
         question=question,
         count=bool(_COUNT.search(question)),
@@ -238,18 +236,13 @@ def build(question: str, entities: list[dict[str, Any]] | None = None) -> Questi
         limit=bool(_LIMIT.search(question)),
         extreme=extreme,
         asks_for=noun,
+        how_many=hm.group(1) if (hm := _HOW_MANY.search(question)) else None,
         entities=linked,
         conditions=_conditions(question),
         direct=direct,
         grouping=(grouping.group(1) or grouping.group(2)).strip() if grouping else None,
         unplaced=tuple(sorted(words - placed)),
     )
-
-
-def how_many(question: str) -> str | None:
-    """The word after "how many" ("orders"), as written."""
-    m = _HOW_MANY.search(question)
-    return m.group(1) if m else None
 
 
 def of(ctx: RunContext) -> QuestionFrame:

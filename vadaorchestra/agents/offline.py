@@ -360,13 +360,14 @@ class OfflinePolicy:
         did Acme Motors place with Emerald Plastics?", "What share of Aurora Growth Fund's net assets is invested in
         Orion Energy?"): filter on the second entity, then count the asked thing, sum the asked measure, or divide
         that sum by the reference's base amount."""
-        if "focused" in self.proposed or frame.of(ctx).analysis:
+        fr = frame.of(ctx)
+        if "focused" in self.proposed or fr.analysis:
             return None
-        count, share = frame.of(ctx).count, frame.of(ctx).share
-        total = frame.of(ctx).total
+        count, share, total = fr.count, fr.share, fr.total
         if not (count or share or total):
             return None
-        entities = sorted(await probe.entities(ctx.tools, ctx.question), key=len, reverse=True)
+        # the values a tool parameter takes (the same ones lookup_values finds), longest first
+        entities = sorted((e.value for e in fr.entities if e.parameters), key=len, reverse=True)
         bound = {str(v).lower() for c in ctx.executed.values() for v in c.params.values() if not isinstance(v, dict)}
         for v in [v for v in ctx.predicates.values() if v.origin == "high" and not v.each and v.param_columns]:
             for e in (e for e in entities if e.lower() not in bound):
@@ -383,10 +384,11 @@ class OfflinePolicy:
         of their outputs can hold it. None when not such a question."""
         if "focused" in self.proposed or "focus_expansion" in self.proposed:
             return None
-        if frame.of(ctx).analysis:
+        fr = frame.of(ctx)
+        if fr.analysis:
             if self._measures(ctx):  # an analysis question with its measure at hand: the templates go on
                 return None
-        elif not (frame.of(ctx).count or frame.of(ctx).share or frame.of(ctx).total):
+        elif not (fr.count or fr.share or fr.total):
             return None
         self.proposed.add("focus_expansion")
         bound = {str(v): v for c in ctx.executed.values() for v in c.params.values() if isinstance(v, str)}

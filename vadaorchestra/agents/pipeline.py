@@ -257,7 +257,7 @@ class Pipeline:
         problems = list(dict.fromkeys(
             verify.check_answer(answer, self.ctx) + verify.check_findings(answer, self.ctx)
             + verify.check_coverage(answer, self.ctx)
-            + verify.check_question(answer, self.ctx, await self.probe.entities(self.ctx.tools, self.ctx.question))))
+            + verify.check_question(answer, self.ctx)))
         self.ctx.event("verify_answer", problems=problems)
         self.ctx.problems = problems
         if problems and self.answer_attempts < self.settings.max_answer_attempts:

@@ -11,7 +11,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError, ToolClient
+from vadaorchestra.agents.context import PredicateView, RunContext, ToolClient
 from vadaorchestra.agents.plan import Call
 
 
@@ -62,22 +62,6 @@ class Probe:
                                                            "limit": limit})
             self._lookups[key] = res.get("matches", [])
         return self._lookups[key]
-
-    async def entities(self, tools: dict[str, dict[str, Any]], question: str) -> list[str]:
-        """The data values ``lookup_values`` finds written in the question itself, for every string parameter of
-        every tool, in the order found; a value inside a longer one ("Gamma" in "Bank Gamma") is that one."""
-        found: list[str] = []
-        for tool, spec in tools.items():
-            for p in spec.get("parameters", []):
-                if p.get("type") != "string":
-                    continue
-                try:
-                    hits = await self.lookup(tool, p["name"], question)
-                except ToolCallError:
-                    continue
-                found += [str(h["value"]) for h in hits if h.get("exact") and isinstance(h.get("value"), str)
-                          and str(h["value"]).lower() in question.lower()]
-        return [v for v in dict.fromkeys(found) if not any(v != o and v.lower() in o.lower() for o in found)]
 
     async def matching(self, pred: str, attribute: str, value: Any) -> int:
         """How many facts of ``pred`` have ``attribute`` equal to ``value``."""

@@ -345,7 +345,7 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
             problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
                             f"filter): naming it in the answer does not restrict what was computed")
     aggs = _aggregates(ctx)
-    noun_text = frame.how_many(ctx.question) or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
+    noun_text = fr.how_many or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
     numeric = [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed("int", "float")
                if c not in v.param_columns and noun_text and frame.asked_columns(tuple(_words(noun_text)), [c])]
     if noun_text and numeric:
@@ -368,17 +368,17 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     elif fr.total and not fr.share:
         if not any(a[0] in ("sum", "msum") for a in aggs):
             problems.append("the question asks for a total, and no sum was computed")
-    if fr.share:
-        ratios = [s for s in ctx.synthesized if re.search(r"=[^.:]*/", s.program)]
-        if not ratios:
-            problems.append("the question asks for a share, and no ratio was computed")
-    return problems + check_frame(ctx)
+    if fr.share and not any(_divides(_rules(s.program)) for s in ctx.synthesized):
+        problems.append("the question asks for a share, and no ratio was computed")
+    return problems + check_frame(ctx, aggs)
 
 
-def check_frame(ctx: RunContext) -> list[str]:
+def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     """The parts of the frame beyond entities and aggregates: conditions, the column asked for, direct or
-    transitive, limits, extremes. Each part the computation does not cover is a problem (``not checked: ...``)."""
+    transitive, limits, extremes. Each part the computation does not cover is a problem (``not checked: ...``).
+    ``aggs``: the run's :func:`_aggregates`, when the caller has them."""
     fr = frame.of(ctx)
+    aggs = _aggregates(ctx) if aggs is None else aggs
     problems = []
     constants = _compared_constants(ctx)
     for cond in fr.conditions:
@@ -394,21 +394,20 @@ def check_frame(ctx: RunContext) -> list[str]:
         problems.append("not checked: the question asks for direct relations only, and "
                         f"{', '.join(sorted({t['name'] for t in tools}))} follows the chain through every level "
                         "(no rule kept the first level)")
-    if fr.direct is False and None not in recursive and not _rests_on_a_chain(ctx):
+    if fr.direct is False and None not in recursive and not _rests_on_a_chain(ctx, aggs):
         problems.append("not checked: the question asks for relations through every level, and the answer rests on "
                         "nothing that follows the chain (no recursive tool or rule)")
     values = ctx.answer_values
     if values is not None and fr.kind in ("lookup", "list", "extreme"):
         problems += _asked_column(ctx, fr, values)
     if fr.extreme:
+        single = f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} one"
         if values is None:
-            problems.append(f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} "
-                            "one, and the answer names no single value")
+            problems.append(f"{single}, and the answer names no single value")
         elif len(values) != 1:
-            problems.append(f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} "
-                            f"one, and the answer gives {len(values)} values")
+            problems.append(f"{single}, and the answer gives {len(values)} values")
         elif not _is_extreme(ctx, values[0], fr.extreme) and not any(a[0] in (fr.extreme, "m" + fr.extreme)
-                                                                       for a in _aggregates(ctx)):
+                                                                       for a in aggs):
             problems.append(f"not checked: {values[0]!r} is not the {fr.extreme} of any ordering computed over the "
                             f"whole relation")
     return problems
@@ -470,7 +469,7 @@ def _compared_constants(ctx: RunContext) -> list[float]:
     return out
 
 
-def _rests_on_a_chain(ctx: RunContext) -> bool:
+def _rests_on_a_chain(ctx: RunContext, aggs: list) -> bool:
     """The answer's aggregates read, or its values come from, a recursive tool's output or a recursive rule."""
     chains = {v.name for v in ctx.predicates.values() if (ctx.tools.get(v.tool or "") or {}).get("recursive")}
     chains |= {s.output for s in ctx.synthesized if _recursive_program(s.program)}
@@ -479,7 +478,6 @@ def _rests_on_a_chain(ctx: RunContext) -> bool:
         if prog is not None and any(isinstance(lit, A.Atom) and lit.pred in chains for r in prog.rules
                                     for lit in r.body):
             chains |= {h.pred for r in prog.rules for h in r.head} | {s.output}
-    aggs = _aggregates(ctx)
     if aggs:
         return any(p in chains for _f, p, _c, _o, _w in aggs)
     values = ctx.answer_values
@@ -487,6 +485,26 @@ def _rests_on_a_chain(ctx: RunContext) -> bool:
         return bool(chains)
     return any(_same(x, v) for view in ctx.answer_predicates() if view.name in chains for f in view.facts
                for x in f.values() for v in values)
+
+
+def _rules(text: str) -> list[A.Rule]:
+    prog = _program(text)
+    return list(prog.rules) if prog is not None else []
+
+
+def _divides(rules: list[A.Rule]) -> bool:
+    """Whether a rule computes a value by a division (a share, a ratio)."""
+    def has(e: object) -> bool:
+        match e:
+            case A.BinOp(op=op, left=left, right=right):
+                return op == "/" or has(left) or has(right)
+            case A.Neg(operand=operand):
+                return has(operand)
+            case A.Aggregate(expr=expr):
+                return has(expr)
+        return False
+
+    return any(isinstance(lit, A.Assignment) and has(lit.value) for r in rules for lit in r.body)
 
 
 def _recursive_program(text: str) -> bool:
@@ -498,15 +516,14 @@ def rule_kind(program: str, output: str) -> str:
     """What the rules defining ``output`` compute, read from the rules themselves: ``threshold_check`` (an amount
     compared with another value of the data, such as a limit), ``filter`` (compared with a constant), ``aggregate``,
     ``ratio``, ``join`` or ``view``."""
-    prog = _program(program)
-    rules = [r for r in (prog.rules if prog is not None else []) if any(h.pred == output for h in r.head)]
+    rules = [r for r in _rules(program) if any(h.pred == output for h in r.head)]
     comparisons = [lit for r in rules for lit in r.body if isinstance(lit, A.Comparison) and lit.op in ("<", "<=", ">",
                                                                                                           ">=")]
     if any(isinstance(c.left, A.Var) and isinstance(c.right, A.Var) for c in comparisons):
         return "threshold_check"
     if any(isinstance(lit, A.Assignment) and isinstance(lit.value, A.Aggregate) for r in rules for lit in r.body):
         return "aggregate"
-    if any(re.search(r"=[^.:]*/", str(program)) for _ in rules):
+    if _divides(rules):
         return "ratio"
     constants = any(isinstance(t, A.Const) for r in rules for lit in r.body if isinstance(lit, A.Atom)
                     for t in lit.args)

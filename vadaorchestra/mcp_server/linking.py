@@ -377,6 +377,7 @@ class Linker:
         self._columns: dict[tuple, ColumnValues] = {}
         self._indexes: dict[tuple[str, str], ValueIndex] = {}
         self._column_indexes: dict[tuple, ValueIndex] = {}
+        self._strings: dict[str, tuple[LinkedColumn, ...]] = {}
         self._guard = threading.Lock()
         self._locks: dict[tuple, threading.Lock] = {}
         self.reads = 0  # files scanned, for tests and benchmarks
@@ -413,7 +414,7 @@ class Linker:
         inside a longer one left out), with the columns holding it and the tool parameters it can be passed to."""
         start = time.perf_counter()
         _check_text(text, limit)
-        columns = string_columns(self.catalog)
+        columns = self._once(self._strings, "all", lambda: string_columns(self.catalog))
         where: dict[Any, list[str]] = {}
         position: dict[Any, int] = {}
         norm = normalize(text)
