@@ -346,8 +346,13 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                             f"filter): naming it in the answer does not restrict what was computed")
     aggs = _aggregates(ctx)
     noun_text = fr.how_many or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
-    numeric = [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed("int", "float")
-               if c not in v.param_columns and noun_text and frame.asked_columns(tuple(_words(noun_text)), [c])]
+    def named_by_noun(types: tuple[str, ...]) -> list[str]:
+        return [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed(*types)
+                if c not in v.param_columns and noun_text and frame.asked_columns(tuple(_words(noun_text)), [c])]
+
+    # "how many credits" where only a number column is named so: a quantity, summed ("how many issuers" counts the
+    # issuer column, whatever number column, such as max_issuer_share, shares the word)
+    numeric = named_by_noun(("int", "float")) if not named_by_noun(("string",)) else []
     if noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted
         if not any(a[0] in ("sum", "msum") and a[2] in numeric for a in aggs):
