@@ -298,6 +298,23 @@ def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[
     return any(word_match(n, w) for n in noun for w in words)
 
 
+def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> bool:
+    """Whether a count over ``pred`` leaves out a column named like the noun that the facts it counts were derived
+    from ("Count the hubs …" counted as the countries of the reachable hubs, reachable_hub.hub left behind)."""
+    read, todo = set(), [pred]
+    rules = [r for s in ctx.synthesized for r in _rules(s.program)]
+    while todo:
+        p = todo.pop()
+        if p in read:
+            continue
+        read.add(p)
+        todo += [lit.pred for r in rules if any(h.pred == p for h in r.head) for lit in r.body
+                 if isinstance(lit, A.Atom)]
+    named = [c for q in read if (v := ctx.predicates.get(q)) is not None for c in v.columns
+             if c not in v.param_columns and frame.asked_columns(tuple(noun), [c])]
+    return bool(named) and not frame.asked_columns(tuple(noun), [column])
+
+
 def _used_constants(ctx: RunContext) -> set[str]:
     used: set[str] = set()
     for call in ctx.executed.values():
@@ -363,11 +380,8 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not any(_counts_the_noun(noun, col, others, words) for _f, _p, col, others, words in counts) or (
-                any(frame.asked_columns(tuple(noun), [c]) for v in ctx.predicates.values() for c in v.columns
-                    if c not in v.param_columns)
-                and not any(frame.asked_columns(tuple(noun), [col]) for _f, _p, col, _o, _w in counts)):
-            # a column named like the noun exists, and no count counts it
+        elif not any(_counts_the_noun(noun, col, others, words) and not _passes_over(ctx, noun, pred, col)
+                     for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
     elif fr.total and not fr.share:
