@@ -185,3 +185,61 @@ def test_no_answer_of_a_held_out_set_is_wrong_and_verified(dataset, tmp_path):
     summary = evaluate(dataset, "vadaorchestra", out_dir=tmp_path)
     assert summary["errors"] == 0
     assert summary["wrong_and_verified"] == 0, summary
+
+
+# --- column roles and the README's worked catalog ------------------------------------------------------------------
+STAFF = ROOT / "examples" / "staff"
+
+
+def test_the_staff_catalog_declares_roles_that_list_tools_shows():
+    from vadaorchestra.mcp_server.catalog import Catalog
+
+    catalog = Catalog.load(STAFF / "catalog", STAFF)
+    assert catalog.get("get_department_budget").describe()["roles"] == {"budget": "limit"}
+    assert catalog.get("get_department_staff").describe()["roles"] == {"employee": "entity", "salary": "amount"}
+    assert catalog.get("get_reports").describe()["recursive"] is True
+
+
+def test_a_wrong_role_gets_a_located_error_and_datalog_check_of_a_folder_reports_it(tmp_path):
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from vadaorchestra.cli import app
+
+    folder = tmp_path / "catalog"
+    shutil.copytree(STAFF / "catalog", folder)
+    path = folder / "get_department_budget.dl"
+    path.write_text(path.read_text(encoding="utf-8").replace('"budget", "limit")', '"budget", "ceiling")')
+                    + '@role("department_budget", "head", "entity").\n', encoding="utf-8")
+    res = CliRunner().invoke(app, ["datalog", "check", str(folder), "--data", str(STAFF)])
+    assert res.exit_code == 1
+    assert "get_department_budget.dl:8:1: error: unknown role 'ceiling' (roles: entity, amount, base, limit" in res.output
+    assert ("get_department_budget.dl:10:1: error: 'department_budget' has no column 'head' (columns: department, "
+            "budget)") in res.output
+    ok = CliRunner().invoke(app, ["datalog", "check", str(STAFF / "catalog"), "--data", str(STAFF)])
+    assert ok.exit_code == 0 and "roles: budget: limit" in ok.output
+
+
+@pytest.mark.parametrize(("question", "values"), [
+    ("Who works in Research?", ["Ada Moreau", "Ben Okoro", "Cleo Varga", "Dev Anand"]),
+    ("How many employees does Research have?", [4]),
+    ("What is the total salary of Research?", [490000.0]),  # two equal salaries of 95,000, both counted
+    ("Who is the highest-paid employee of Sales?", ["Elena Ruiz"]),
+    ("What is the budget of Operations?", [200000.0]),
+    ("Who reports to Ada Moreau, directly or indirectly?", ["Ben Okoro", "Cleo Varga", "Dev Anand", "Elena Ruiz",
+                                                           "Farid Haddad", "Grace Lindqvist", "Hugo Brandt",
+                                                           "Ines Carvalho"]),
+    # what the offline policy cannot compute yet ends honestly
+    ("Who reports directly to Ben Okoro?", None),
+    ("Which employees of Research earn more than 100,000?", None),
+    ("Does the total salary of Research exceed its budget?", None),
+])
+def test_the_worked_catalog_of_the_readme_answers_or_says_it_could_not(question, values):
+    from vadaorchestra.agents.run import ask_sync
+
+    result = ask_sync(question, catalog=STAFF / "catalog", data=STAFF)
+    if values is None:
+        assert result.ctx.verified is False and result.answer.startswith("could not answer: "), result.answer
+    else:
+        assert result.ctx.verified is not False and result.ctx.answer_values == values, result.answer

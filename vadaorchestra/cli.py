@@ -45,13 +45,27 @@ def _fail(exc: VadaError) -> None:
 
 @datalog_app.command("check")
 def datalog_check(
-    file: Annotated[Path, typer.Argument(help="Program file (.dl / .vada).")],
+    file: Annotated[Path, typer.Argument(help="Program file (.dl / .vada), or a catalog folder.")],
     data: Annotated[Path | None, typer.Option("--data", help="Data root where @bind paths resolve.")] = None,
     tool: Annotated[bool, typer.Option("--tool", help="Check as a catalog tool program ($parameters allowed).")] = False,
 ) -> None:
-    """Validate FILE; print every diagnostic as file:line:col: error: message, with the line and a caret."""
+    """Validate FILE; print every diagnostic as file:line:col: error: message, with the line and a caret. A folder is
+    loaded as a whole catalog (tools, dependencies, @role annotations) as `serve` loads it."""
     from vadaorchestra.datalog.api import load, validate
 
+    if file.is_dir():
+        from vadaorchestra.mcp_server.catalog import Catalog
+
+        try:
+            catalog = Catalog.load(file, data)
+        except VadaError as exc:
+            _fail(exc)
+        for spec in catalog:
+            roles = ", ".join(f"{c}: {r}" for c, r in spec.roles)
+            typer.echo(f"{spec.name}({', '.join(p.name for p in spec.params)}) -> {spec.output}"
+                       f"({', '.join(spec.columns)})" + (f"  roles: {roles}" if roles else ""))
+        typer.echo(f"{file}: ok ({len(catalog.tools)} tools)")
+        return
     try:
         analysis = validate(load(file), data_root=data, allow_params=tool)
     except VadaError as exc:

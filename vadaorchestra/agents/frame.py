@@ -149,6 +149,7 @@ class QuestionFrame:
     extreme: Literal["max", "min"] | None = None  # the single highest / lowest
     asks_for: tuple[str, ...] = ()  # the words naming what is asked for, stemmed ("claim", "amount")
     how_many: str | None = None  # the word after "how many", as written ("orders")
+    who: bool = False  # "Who ...?", "Which <thing> ...?": the answer names things, not numbers
     entities: tuple[Entity, ...] = ()
     conditions: tuple[Condition, ...] = ()
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
@@ -207,8 +208,27 @@ def _conditions(question: str) -> tuple[Condition, ...]:
     return tuple(out)
 
 
-def build(question: str, entities: list[dict[str, Any]] | None = None) -> QuestionFrame:
-    """The frame of ``question``; ``entities`` are ``find_entities`` matches (value, columns, parameters)."""
+_COMPARE = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|pass\w*|within|beyond|over|above|more than|under|below)\b"
+                      r"(?!\s+(?:a\s+|an\s+)?[$€£]?\s*-?\d)", re.I)
+
+
+def _names_a_limit(question: str, words: set[str], tools: dict[str, dict[str, Any]] | None) -> bool:
+    """The question compares with a column its catalog declares a limit (``@role(..., "limit")``): "stayed within
+    their contracted monthly tonnage" over contracted_monthly_t. A number after the comparison is a condition."""
+    if not tools or not _COMPARE.search(question):
+        return False
+    for spec in tools.values():
+        for col, role in (spec.get("roles") or {}).items():
+            named = [t for t in terms(col) if len(t) >= 4 and any(word_match(t, w) for w in words)]
+            if role in ("limit", "limit_ratio") and named:
+                return True
+    return False
+
+
+def build(question: str, entities: list[dict[str, Any]] | None = None,
+          tools: dict[str, dict[str, Any]] | None = None) -> QuestionFrame:
+    """The frame of ``question``; ``entities`` are ``find_entities`` matches (value, columns, parameters), ``tools``
+    the catalog as ``list_tools`` gives it (its column roles)."""
     words = terms(question)
     share = bool(_SHARE.search(question)) and not _SHAREHOLDERS.search(question)
     ext = _EXTREME.search(question)
@@ -221,6 +241,7 @@ def build(question: str, entities: list[dict[str, Any]] | None = None) -> Questi
     head = re.findall(r"[a-z]+", m.group(1).lower())[:3] if m else []
     singular = bool(head) and not (head[0] in ("are", "were") or (head[0] not in _SKIP and head[0].endswith("s")
                                                                   and not head[0].endswith("ss")))
+    singular = singular or bool(re.match(r"\s*who\s+(?:is|was|has|earns|gets)\b", question, re.I))
     extreme = _SUPERLATIVE[ext.group(1).lower()] if ext and singular and not _COUNT.search(question) else None
     linked = tuple(Entity(str(e["value"]), tuple(e.get("columns", ())), tuple(e.get("parameters", ())))
                    for e in entities or [] if isinstance(e.get("value"), str))
@@ -232,8 +253,9 @@ def build(question: str, entities: list[dict[str, Any]] | None = None) -> Questi
         total=bool(_TOTAL.search(question)),
         share=share,
         listing=bool(_LIST.match(question)),
+        who=bool(re.match(r"\s*(?:who|whom|which)\b", question, re.I)) and not _COUNT.search(question),
         analysis=bool(words & {stem(w) for w in ANALYSIS_WORDS}),
-        limit=bool(_LIMIT.search(question)),
+        limit=bool(_LIMIT.search(question)) or _names_a_limit(question, words, tools),
         extreme=extreme,
         asks_for=noun,
         how_many=hm.group(1) if (hm := _HOW_MANY.search(question)) else None,

@@ -154,6 +154,23 @@ class OfflinePolicy:
             if params is not None:
                 calls.append(Call(tool=name, params=params, level="high"))
                 self.ranked.append(name)
+        if not calls:
+            # no tool's words are the question's ("Who works in Research?"): the tools its entities are parameters of
+            fr = frame.of(ctx)
+            named = sorted({p.split(".", 1)[0] for e in fr.entities for p in e.parameters} & set(ctx.tools))
+
+            def names_things(tool: str) -> bool:  # an output column of strings besides the parameters'
+                spec = ctx.tools[tool]
+                return any(c["type"] == "string" and c["name"] not in spec.get("parameter_columns", {})
+                           for c in spec["schema"])
+
+            if fr.who:  # "Who works in Research?": a tool whose output names things, not one of amounts only
+                named = [t for t in named if names_things(t)]
+            for name in named:
+                params = await self._link_all(ctx, probe, name, ctx.question)
+                if params is not None:
+                    calls.append(Call(tool=name, params=params, level="high"))
+                    self.ranked.append(name)
         if calls and not frame.of(ctx).analysis:
             first = self._first_hop(ctx, calls)
             outer = self._outer_tools(ctx, first, docs) if first is not None else []
@@ -242,6 +259,11 @@ class OfflinePolicy:
             if v.param_columns[m.key] != m.view.param_columns[m.key]:
                 continue
             nums = v.typed("int", "float")
+            roles = {r: c for c, r in ((ctx.tools.get(v.tool or "") or {}).get("roles") or {}).items() if c in nums}
+            if "limit" in roles:  # declared by the catalog: no word list needed
+                return Reference(v, m.key, roles["limit"], roles.get("base"))
+            if "limit_ratio" in roles and "base" in roles:
+                return Reference(v, m.key, roles["limit_ratio"], roles["base"], ratio=True)
             limits = [c for c in nums if _tokens(c) & set(LIMIT_WORDS)]
             # an amount to compare with, not a percentage of something
             limit = next((c for c in limits if not _tokens(c) & set(RATIO_WORDS)), None)
@@ -299,7 +321,9 @@ class OfflinePolicy:
         focused = await self._focused(ctx, probe)
         if focused is not None:
             return focused
-        out: list[RuleProposal] = self._counts(ctx) if frame.of(ctx).count else []
+        fr = frame.of(ctx)
+        out: list[RuleProposal] = self._counts(ctx) if fr.count else \
+            self._totals(ctx) if fr.total and not fr.share and not fr.analysis else []
         for m in (self._measures(ctx) if frame.of(ctx).analysis else []):
             ref = self._reference(ctx, m)
             if ref is None:
@@ -479,6 +503,41 @@ class OfflinePolicy:
                 output=name, purpose=f"counting: distinct {counted} values of {v.name} per {key}"))
         return out
 
+    def _totals(self, ctx: RunContext) -> list[RuleProposal]:
+        """Totals: the sum of the number column the question names (the only one, when it names none) per parameter
+        value, every column of the row named so that equal amounts all count."""
+        out = []
+        words = terms(ctx.question)
+        views = [v for v in ctx.predicates.values() if v.origin == "high" and v.param_columns
+                 and f"total:{v.name}" not in self.proposed]
+
+        def numbers(v: PredicateView) -> list[str]:
+            return [c for c in v.typed("int", "float") if c not in v.param_columns]
+
+        def named(v: PredicateView) -> list[str]:
+            return [c for c in numbers(v) if any(_match(w, t) for w in words for t in terms(c))]
+
+        any_named = any(named(v) for v in views)
+        for v in views:
+            tag = f"total:{v.name}"
+            nums, cols = numbers(v), named(v)
+            # the column the question names; the only number column only when no output has a named one
+            amount = cols[0] if len(cols) == 1 else nums[0] if len(nums) == 1 and not any_named else None
+            if amount is None:
+                continue
+            self.proposed.add(tag)
+            key = next(iter(v.param_columns))
+            taken: set[str] = set()
+            row = {c: _var(c, taken) for c in v.columns}
+            total = _var("total_" + amount, taken)
+            name = f"{v.name}_{amount}_total"
+            out.append(RuleProposal(
+                program=f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
+                        f'@mapping("{name}", 1, "total_{amount}", "float").\n'
+                        f'{name}({row[key]}, {total}) :- {self._atom(v, row)}, {total} = sum({row[amount]}).',
+                output=name, purpose=f"total: {amount} of {v.name} summed per {key}"))
+        return out
+
     def _groupings(self, ctx: RunContext, m: Measure) -> list[tuple[PredicateView, str, str]]:
         """Relations entity -> group read whole, functional, with some group having two or more entities."""
         entities = {f.get(m.entity) for f in m.view.facts}
@@ -619,6 +678,12 @@ class OfflinePolicy:
             else:
                 if not preds or all(v.origin != "high" for v in preds.values()):
                     lines.append("no fact answers the question.")
+        elif frame.of(ctx).total and not frame.of(ctx).share:
+            for v in (v for v in preds.values() if v.origin == "synthesized" and v.name.endswith("_total") and v.facts):
+                lines.append(f"{v.columns[1].replace('_', ' ')}: " + "; ".join(
+                    f"{f[v.columns[0]]}: {fmt_number(f[v.columns[1]])}" for f in v.facts) + ".")
+                ctx.answer_values = [f[v.columns[1]] for f in v.facts]
+                break
         if not lines:
             values: list[Any] = []
             rank = {t: i for i, t in enumerate(self.ranked)}

@@ -116,7 +116,7 @@ class Pipeline:
         ctx.catalog_hash, ctx.data_hash = listing.get("catalog_hash", ""), listing.get("data_hash", "")
         ctx.event("discover", tools=sorted(ctx.tools))
         found = await self.client.call("find_entities", {"text": ctx.question[:2000], "limit": 20})
-        ctx.frame = frame.build(ctx.question, found.get("matches", []))
+        ctx.frame = frame.build(ctx.question, found.get("matches", []), ctx.tools)
         ctx.event("frame", frame=ctx.frame.to_json())
         chosen = await self.policy.select(ctx, self.probe)
         chosen = [c for c in chosen if c.tool in ctx.tools]

@@ -385,8 +385,14 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
     elif fr.total and not fr.share:
-        if not any(a[0] in ("sum", "msum") for a in aggs):
+        sums = [a for a in aggs if a[0] in ("sum", "msum")]
+        asked = [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed("int", "float")
+                 if c not in v.param_columns and fr.asks_for and frame.asked_columns(fr.asks_for, [c])]
+        if not sums:
             problems.append("the question asks for a total, and no sum was computed")
+        elif asked and not any(a[2] in asked for a in sums):
+            problems.append(f"the question asks for the total {' '.join(fr.asks_for)}, and the sum computed sums "
+                            f"something else ({', '.join(f'{a[2]} in {a[1]}' for a in sums)})")
     if fr.share and not any(_divides(_rules(s.program)) for s in ctx.synthesized):
         problems.append("the question asks for a share, and no ratio was computed")
     return problems + check_frame(ctx, aggs)
@@ -417,6 +423,8 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         problems.append("not checked: the question asks for relations through every level, and the answer rests on "
                         "nothing that follows the chain (no recursive tool or rule)")
     values = ctx.answer_values
+    if values and fr.who and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
     if values is not None and fr.kind in ("lookup", "list", "extreme"):
         problems += _asked_column(ctx, fr, values)
     if fr.extreme:

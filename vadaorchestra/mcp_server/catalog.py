@@ -22,6 +22,17 @@ from vadaorchestra.errors import CatalogError, Diagnostic, Span, VadaError
 
 PROGRAM_SUFFIXES = (".dl", ".vada")
 OUTPUT_NEEDED = 'a tool program needs exactly one @output("pred") annotation: the predicate the tool returns'
+# what a column of a tool's output means, declared with @role("pred", "column", "role"): domain knowledge as data,
+# read by the agents before any word list
+ROLES = {
+    "entity": "the thing a fact is about (a borrower, a provider, a hub)",
+    "amount": "a quantity to rank, sum or compare with a limit (an exposure, a billed amount, a tonnage)",
+    "base": "the reference a share is taken of (capital, net assets, a budget)",
+    "limit": "an amount not to be exceeded (a cap, a capacity, a contracted maximum)",
+    "limit_ratio": "a limit written as a ratio of the base column (0.10 of net assets)",
+    "group": "the group an entity belongs to (its ultimate parent, the zone it lies in)",
+    "date": "a date or a period",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +57,7 @@ class ToolSpec:
     path: Path = field(repr=False)
     base: tuple[str, ...] = ()  # predicates the program binds to files of the data root
     binds: tuple[Bind, ...] = field(default=(), repr=False)
+    roles: tuple[tuple[str, str], ...] = ()  # (output column, role) from @role annotations
 
     @property
     def schema(self) -> list[dict[str, str]]:
@@ -74,6 +86,7 @@ class ToolSpec:
             "parameter_columns": self.param_columns,
             "dependencies": list(self.deps),
             "recursive": self.recursive,
+            "roles": dict(self.roles),
         }
 
     @property
@@ -240,12 +253,13 @@ class _Loader:
                 self.absorb(exc, prog.source)
                 continue
             out = analysis.predicates[outputs[name].args[0].value]
+            roles = self.roles(prog, out.name, out.columns)
             specs[name] = ToolSpec(
                 name=name, description=analysis.tool[1] if analysis.tool else "",
                 params=tuple(ToolParam(n, t, d) for n, t, d in analysis.params),
                 output=out.name, columns=out.columns, types=out.types, deps=tuple(sorted(dep_names)),
                 program=prog, path=Path(prog.source), base=tuple(sorted(b.pred for b in analysis.binds)),
-                binds=analysis.binds,
+                binds=analysis.binds, roles=roles,
             )
         for prog in headless:
             dep_names = [d for d, _ in self.dependencies(prog, producer, "")]
@@ -289,6 +303,30 @@ class _Loader:
             self.error(tools[0].span, f"tool name {name!r} must be an identifier (letters, digits, underscores)")
             return None
         return name if ok else None
+
+    def roles(self, program: A.Program, output: str, columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """The ``@role("pred", "column", "role")`` annotations of a tool, checked: the tool's output predicate, one of
+        its columns, a known role, one role per column, a ``limit_ratio`` only beside a ``base``."""
+        found: dict[str, str] = {}
+        ratio_at = None
+        for ann in program.annotations("role"):
+            pred, col, role = (a.value for a in ann.args)
+            if pred != output:
+                self.error(ann.span, f"@role names {pred!r}; a role describes a column of the tool's output "
+                                     f"predicate {output!r}")
+            elif col not in columns:
+                self.error(ann.span, f"{output!r} has no column {col!r} (columns: {', '.join(columns)})")
+            elif role not in ROLES:
+                self.error(ann.span, f"unknown role {role!r} (roles: {', '.join(ROLES)})")
+            elif col in found:
+                self.error(ann.span, f"column {col!r} of {output!r} has a role already ({found[col]!r})")
+            else:
+                found[col] = role
+                ratio_at = ann.span if role == "limit_ratio" else ratio_at
+        if ratio_at is not None and "base" not in found.values():
+            self.error(ratio_at, "a limit_ratio is a ratio of the base: give another column of the output the role "
+                                 "'base'")
+        return tuple(found.items())
 
     @staticmethod
     def dependencies(program: A.Program, producer: Mapping[str, str], name: str) -> list[tuple[str, Span | None]]:
