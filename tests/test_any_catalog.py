@@ -243,3 +243,24 @@ def test_the_worked_catalog_of_the_readme_answers_or_says_it_could_not(question,
         assert result.ctx.verified is False and result.answer.startswith("could not answer: "), result.answer
     else:
         assert result.ctx.verified is not False and result.ctx.answer_values == values, result.answer
+
+
+def test_run_json_and_the_page_say_first_whether_the_answer_was_verified(tmp_path):
+    from vadaorchestra.agents.report import write_report
+    from vadaorchestra.agents.run import ask_sync
+    from vadaorchestra.audit.page import build_page
+
+    for question, status in [("What is the total salary of Research?", "verified"),
+                             ("Which employees of Research earn more than 100,000?", "could not answer")]:
+        folder = tmp_path / status.replace(" ", "-")
+        result = ask_sync(question, catalog=STAFF / "catalog", data=STAFF, trace=folder / "t.dl")
+        write_report(result, folder)
+        record = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+        assert record["status"] == status and record["frame"]["entities"] == ["Research"]
+        html = build_page(folder / "trace.dl").read_text(encoding="utf-8")
+        if status == "verified":
+            assert record["not_checked"] == [] and '<p class="status ok" role="status"><b>Verified</b></p>' in html
+        else:
+            assert record["not_checked"] == ["not checked: the question's condition 'more than 100,000' is applied "
+                                             "by no rule"]
+            assert '<p class="status refused" role="status"><b>Could not answer</b><br>not checked:' in html

@@ -24,6 +24,10 @@ def write_report(result: AskResult, folder: Path) -> list[Path]:
     record = {
         "question": ctx.question,
         "answer": result.answer,
+        # verified, or could not answer with what was not covered: the first thing a reader needs
+        "status": "verified" if result.verified else "could not answer",
+        "not_checked": [] if result.verified else list(ctx.problems),
+        "frame": ctx.frame.to_json() if ctx.frame is not None else None,
         "elapsed_s": round(result.elapsed_s, 3),
         "catalog_hash": ctx.catalog_hash,
         "data_hash": ctx.data_hash,
@@ -31,7 +35,8 @@ def write_report(result: AskResult, folder: Path) -> list[Path]:
                   "calls": [{"tool": c.tool, "params": c.params, "level": c.level} for c in s.calls]}
                  for s in ctx.plan.stages],
         "refused_duplicates": ctx.refused,
-        "synthesized": [{"purpose": s.purpose, "output": s.output, "attempts": s.attempts, "program": s.program}
+        "synthesized": [{"purpose": s.purpose, "kind": s.kind, "output": s.output, "attempts": s.attempts,
+                         "program": s.program}
                         for s in ctx.synthesized],
         "failed_rules": ctx.failed_rules,
         "predicates": {n: {"origin": v.origin, "tool": v.tool, "cardinality": v.cardinality,

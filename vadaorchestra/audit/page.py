@@ -39,6 +39,8 @@ def build_page(trace: str | Path, out: str | Path | None = None, *, catalog: str
         page = {
             "question": header.get("question", record.get("question", "")),
             "answer": record.get("answer", ""),
+            "status": record.get("status", ""),
+            "not_checked": record.get("not_checked", []),
             "policy": header.get("policy", ""),
             "engine": header.get("engine", ""),
             "catalog_hash": header.get("catalog_hash", ""),
@@ -228,6 +230,8 @@ STYLE = """
 :root { color-scheme: light; }
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; padding: 0 1rem 3rem; max-width: 1240px; color: #111; }
 h1 { font-size: 1.35rem; } h2 { font-size: 1.1rem; margin-top: 2rem; border-bottom: 1px solid #999; }
+.status { padding: .4rem .75rem; border: 2px solid; } .status.ok { border-color: #1a7f37; }
+.status.refused { border-color: #b42318; }
 .answer { white-space: pre-wrap; border: 2px solid #111; padding: .75rem; }
 .answer button { font: inherit; padding: 0 .15rem; border: 1px solid #111; background: #fff; text-decoration: underline;
   cursor: pointer; }
@@ -334,6 +338,11 @@ def _html(page: dict[str, Any], plan_svg: str, tokens_svg: str) -> str:
         meta.append(("run time", f"{page['elapsed_s']:.1f} s"))
     meta_html = "".join(f"<dt>{e(k)}</dt><dd><code>{e(str(v))}</code></dd>" for k, v in meta)
     warn = "".join(f"<p role=note>warning: {e(w)}</p>" for w in page["warnings"])
+    status = page.get("status") or ""
+    status_html = (f'<p class="status {"ok" if status == "verified" else "refused"}" role="status"><b>'
+                   f'{"Verified" if status == "verified" else "Could not answer"}</b>'
+                   + "".join(f"<br>{e(str(p))}" for p in page.get("not_checked") or []) + "</p>"
+                   if status else "")
     data = json.dumps({"answer": page["answer"], "figures": page["figures"], "proofs": page["proofs"]},
                       ensure_ascii=False, default=str).replace("</", "<\\/")
     return f"""<!doctype html>
@@ -343,6 +352,7 @@ def _html(page: dict[str, Any], plan_svg: str, tokens_svg: str) -> str:
 <body><header><h1>{e(page['question'])}</h1>{warn}</header>
 <main>
 <section aria-labelledby="h-answer"><h2 id="h-answer">Answer</h2>
+{status_html}
 <p>Each number and name is a button: it shows the fact it was read from and why that fact holds.</p>
 <div id="answer" class="answer"></div>
 <h3>Proof</h3><div id="proof" tabindex="-1" aria-live="polite">Choose a figure of the answer.</div></section>
