@@ -43,7 +43,7 @@ _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction
                     r"\bpercent(?:age)? of\b|\bproportion of\b|\bfraction of\b", re.I)
 _SHAREHOLDERS = re.compile(r"\bshareholders?\b", re.I)
 _LIST = re.compile(r"\s*(which|who|what|list|name|show)\b", re.I)
-_HOW_MANY = re.compile(r"\bhow many\s+([a-z]+)", re.I)
+_HOW_MANY = re.compile(r"\bhow many\s+(?:(?:different|distinct|unique|separate|individual)\s+)?([a-z]+)", re.I)
 _LIMIT = re.compile(
     r"\b(?:exceed\w*|breach\w*|surpass\w*|overshoot\w*|concentration[- ]risk)\b|"
     r"\b(?:above|over|beyond|more than|past)\s+(?:its|their|the|his|her)\s+(?:\w+\s+){0,3}?"

@@ -390,8 +390,9 @@ class OfflinePolicy:
         count, share, total = fr.count, fr.share, fr.total
         if not (count or share or total):
             return None
-        # the values a tool parameter takes (the same ones lookup_values finds), longest first
-        entities = sorted((e.value for e in fr.entities if e.parameters), key=len, reverse=True)
+        # every value the question names, a parameter's or an output column's ("... for patient Sofia Marchetti"),
+        # longest first
+        entities = sorted((e.value for e in fr.entities), key=len, reverse=True)
         bound = {str(v).lower() for c in ctx.executed.values() for v in c.params.values() if not isinstance(v, dict)}
         for v in [v for v in ctx.predicates.values() if v.origin == "high" and not v.each and v.param_columns]:
             for e in (e for e in entities if e.lower() not in bound):
@@ -504,39 +505,42 @@ class OfflinePolicy:
         return out
 
     def _totals(self, ctx: RunContext) -> list[RuleProposal]:
-        """Totals: the sum of the number column the question names (the only one, when it names none) per parameter
-        value, every column of the row named so that equal amounts all count."""
-        out = []
+        """A total: the sum, per parameter value, of the number column the question's noun phrase names ("the total
+        amount billed": amount), looked for in the chosen tools' outputs first, then in their dependencies'; else of
+        the one column a question word names, or the only number column of a chosen output. Every column of the row
+        is named, so equal amounts all count."""
+        if "total" in self.proposed:
+            return []
         words = terms(ctx.question)
-        views = [v for v in ctx.predicates.values() if v.origin == "high" and v.param_columns
-                 and f"total:{v.name}" not in self.proposed]
+        views = sorted((v for v in ctx.predicates.values() if v.origin in ("high", "low") and v.param_columns),
+                       key=lambda v: v.origin != "high")
 
         def numbers(v: PredicateView) -> list[str]:
             return [c for c in v.typed("int", "float") if c not in v.param_columns]
 
-        def named(v: PredicateView) -> list[str]:
+        def worded(v: PredicateView) -> list[str]:
             return [c for c in numbers(v) if any(_match(w, t) for w in words for t in terms(c))]
 
-        any_named = any(named(v) for v in views)
-        for v in views:
-            tag = f"total:{v.name}"
-            nums, cols = numbers(v), named(v)
-            # the column the question names; the only number column only when no output has a named one
-            amount = cols[0] if len(cols) == 1 else nums[0] if len(nums) == 1 and not any_named else None
-            if amount is None:
-                continue
-            self.proposed.add(tag)
-            key = next(iter(v.param_columns))
-            taken: set[str] = set()
-            row = {c: _var(c, taken) for c in v.columns}
-            total = _var("total_" + amount, taken)
-            name = f"{v.name}_{amount}_total"
-            out.append(RuleProposal(
-                program=f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
-                        f'@mapping("{name}", 1, "total_{amount}", "float").\n'
-                        f'{name}({row[key]}, {total}) :- {self._atom(v, row)}, {total} = sum({row[amount]}).',
-                output=name, purpose=f"total: {amount} of {v.name} summed per {key}"))
-        return out
+        high = [v for v in views if v.origin == "high"]
+        choice = next(((v, cols[0]) for v in views if (cols := frame.asked_columns(frame.of(ctx).asks_for,
+                                                                                     numbers(v)))), None)
+        choice = choice or next(((v, cols[0]) for v in high if len(cols := worded(v)) == 1), None)
+        if choice is None and not any(worded(v) for v in high):
+            choice = next(((v, numbers(v)[0]) for v in high if len(numbers(v)) == 1), None)
+        if choice is None:
+            return []
+        self.proposed.add("total")
+        v, amount = choice
+        key = next(iter(v.param_columns))
+        taken: set[str] = set()
+        row = {c: _var(c, taken) for c in v.columns}
+        total = _var("total_" + amount, taken)
+        name = f"{v.name}_{amount}_total"
+        return [RuleProposal(
+            program=f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
+                    f'@mapping("{name}", 1, "total_{amount}", "float").\n'
+                    f'{name}({row[key]}, {total}) :- {self._atom(v, row)}, {total} = sum({row[amount]}).',
+            output=name, purpose=f"total: {amount} of {v.name} summed per {key}")]
 
     def _groupings(self, ctx: RunContext, m: Measure) -> list[tuple[PredicateView, str, str]]:
         """Relations entity -> group read whole, functional, with some group having two or more entities."""
