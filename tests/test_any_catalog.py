@@ -178,6 +178,8 @@ def test_the_frame_reads_what_is_asked_the_conditions_and_the_chain():
         "member_operator column of its group, which lists the operator itself; no column is named 'subsidiary', "
         "so the Verifier cannot tell the two apart (column roles in the catalog would)"))),
     "course_enrolments",
+    "supply_chain",
+    "fund_holdings",
 ])
 def test_no_answer_of_a_held_out_set_is_wrong_and_verified(dataset, tmp_path):
     from vadaorchestra.eval import evaluate

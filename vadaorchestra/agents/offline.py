@@ -154,8 +154,10 @@ class OfflinePolicy:
             if params is not None:
                 calls.append(Call(tool=name, params=params, level="high"))
                 self.ranked.append(name)
-        if not calls:
-            # no tool's words are the question's ("Who works in Research?"): the tools its entities are parameters of
+        if not calls and best == 0:
+            # no tool's words are the question's ("Who works in Research?"): the tools its entities are parameters of;
+            # not when a tool's words are there but its parameter has no value ("Who owns the suppliers that Acme
+            # Motors buys from?": the owners' tool is the one meant, not the orders' tool Acme Motors links to)
             fr = frame.of(ctx)
             named = sorted({p.split(".", 1)[0] for e in fr.entities for p in e.parameters} & set(ctx.tools))
 
