@@ -103,6 +103,7 @@ def test_a_tool_describes_itself_as_the_model_reads_it_in_list_tools(example):
         "parameter_columns": {"bank": "bank_name"},
         "dependencies": [],
         "recursive": False,
+        "roles": {},
     }
     assert example.get("get_bank_exposures").describe()["dependencies"] == ["get_credit_lines", "get_loans"]
     assert example.get("get_ultimate_controller").describe()["recursive"] is True
