@@ -520,18 +520,10 @@ def _rules(text: str) -> list[A.Rule]:
 
 
 def _divides(rules: list[A.Rule]) -> bool:
-    """Whether a rule computes a value by a division (a share, a ratio)."""
-    def has(e: object) -> bool:
-        match e:
-            case A.BinOp(op=op, left=left, right=right):
-                return op == "/" or has(left) or has(right)
-            case A.Neg(operand=operand):
-                return has(operand)
-            case A.Aggregate(expr=expr):
-                return has(expr)
-        return False
-
-    return any(isinstance(lit, A.Assignment) and has(lit.value) for r in rules for lit in r.body)
+    """Whether a rule computes a value by a division (a share, a ratio), inside an aggregate too."""
+    return any(isinstance(lit, A.Assignment) and A.has_division(lit.value.expr if isinstance(lit.value, A.Aggregate)
+                                                                else lit.value)
+               for r in rules for lit in r.body)
 
 
 def _recursive_program(text: str) -> bool:

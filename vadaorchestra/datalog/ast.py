@@ -320,3 +320,15 @@ def is_recursive(program: Program) -> bool:
         return False
 
     return any(reaches(p) for p in edges)
+
+
+def has_division(expr: Expr | None) -> bool:
+    """Whether an expression divides (anywhere inside, function arguments included)."""
+    match expr:
+        case BinOp(op=op, left=left, right=right):
+            return op == "/" or has_division(left) or has_division(right)
+        case Neg(operand=operand):
+            return has_division(operand)
+        case Call(args=args):
+            return any(has_division(a) for a in args)
+    return False

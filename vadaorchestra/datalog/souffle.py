@@ -408,7 +408,7 @@ class ProgramBuilder:
             cases = [b + (f"!{rel}({', '.join(args)})",) for b in cases]
         # a division is checked on the bindings that pass every condition not depending on a division (as DuckDB
         # filters before it computes): the zero binding of 'R = X / Y, Y != 0' is never divided
-        tainted = {name for name, expr in ri.assignments if _has_division(expr)}
+        tainted = {name for name, expr in ri.assignments if A.has_division(expr)}
         for name, expr in ri.assignments:
             if {v.name for v in A.expr_vars(expr)} & tainted:
                 tainted.add(name)
@@ -416,7 +416,7 @@ class ProgramBuilder:
         for cond in ri.conditions:
             alts = rc.condition(cond)
             cases = [b + a for b in cases for a in alts]
-            if not (_has_division(cond.left) or _has_division(cond.right)) and not (
+            if not (A.has_division(cond.left) or A.has_division(cond.right)) and not (
                     {v.name for v in A.expr_vars(cond.left) + A.expr_vars(cond.right)} & tainted):
                 plain_cases = [b + a for b in plain_cases for a in alts]
         if len(cases) > _MAX_CASES:
@@ -635,15 +635,6 @@ class ProgramBuilder:
                               tuple(dict.fromkeys(self.conversions)), line_map, clean)
 
 
-def _has_division(expr) -> bool:
-    match expr:
-        case A.BinOp(op=op, left=left, right=right):
-            return op == "/" or _has_division(left) or _has_division(right)
-        case A.Neg(operand=operand):
-            return _has_division(operand)
-        case A.Call(args=args):
-            return any(_has_division(a) for a in args)
-    return False
 
 
 def _const_for(value: object, col: ColType, label: str) -> str:
