@@ -48,6 +48,8 @@ _LIMIT = re.compile(
     r"\b(?:exceed\w*|breach\w*|surpass\w*|overshoot\w*|concentration[- ]risk)\b|"
     r"\b(?:above|over|beyond|more than|past)\s+(?:its|their|the|his|her)\s+(?:\w+\s+){0,3}?"
     r"(?:limits?|caps?|thresholds?|capacity|capacities|budgets?|ceilings?|allowances?|quotas?)\b|"
+    r"\b(?:more|fewer|less|greater|higher|lower)\s+(?:[\w-]+\s+){1,5}?than\s+(?:its|their|the\s+)?(?!\s*[$€£]?\d)[a-z]|"
+    r"\b(?:over|under)-?subscri\w*|\boverbook\w*|"
     r"\bgo(?:es)?\s+over\b|\b(?:stay\w*|remain\w*|kept|keep\w*)?\s*within\s+(?:its|their|the)\b", re.I)
 _SUPERLATIVE = {"highest": "max", "largest": "max", "biggest": "max", "most": "max", "heaviest": "max",
                 "maximum": "max", "greatest": "max", "lowest": "min", "smallest": "min", "least": "min",
@@ -74,7 +76,12 @@ _GROUPING = re.compile(r"\b(?:by|per|for each|for every|grouped by)\s+(?:their\s
                        r"\bthrough (?:a |their |its )?common ([a-z]+)", re.I)
 
 
+_PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
+
+
 def stem(word: str) -> str:
+    if word in _PER_TIME:  # "800 tonnes a day" names daily_capacity_t
+        return _PER_TIME[word]
     for suffix in ("ies", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
@@ -158,9 +165,10 @@ class QuestionFrame:
 
     @property
     def kind(self) -> Kind:
-        """The main thing asked, in this order: a limit check, a share, a count, a total, an extreme, a list."""
+        """The main thing asked, in this order: a limit check, a share, a count, an extreme ("the highest total"
+        is an extreme of totals), a total, a list."""
         for flag, kind in ((self.limit, "limit"), (self.share, "share"), (self.count, "count"),
-                           (self.total, "total"), (self.extreme, "extreme"), (self.listing, "list")):
+                           (self.extreme, "extreme"), (self.total, "total"), (self.listing, "list")):
             if flag:
                 return kind
         return "lookup"
@@ -181,9 +189,12 @@ def _asks_for(question: str) -> tuple[str, ...]:
     """The words right after the question word, up to a name, a verb-like or a function word ("What rating does
     ..." -> rating; "What is the largest single claim amount that ..." -> claim, amount; "Name the procedures
     Willowbrook ..." -> procedure)."""
-    m = _WHAT_NOUN.search(question)
-    if not m:
-        return ()
+    # the question word of the main clause: at the start ("For which ..." too), or after a comma ("Among the hubs
+    # ..., which one"); not a relative clause ("the companies in which Person 0118 owns ...")
+    m = next((m for m in _WHAT_NOUN.finditer(question)
+              if re.fullmatch(r"\s*(?:[A-Za-z]+\s+)?|.*[,;:]\s*", question[:m.start()])), None)
+    if not m or re.match(r"(?:one|ones)\b", m.group(1), re.I):
+        return ()  # "..., which one carries the most credits?": a verb follows, the thing was named before
     phrase: list[str] = []
     for w in re.findall(r"[A-Za-z]+|[^\sA-Za-z]", m.group(1)):
         low = w.lower()
@@ -232,7 +243,14 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
     words = terms(question)
     share = bool(_SHARE.search(question)) and not _SHAREHOLDERS.search(question)
     ext = _EXTREME.search(question)
+    linked = tuple(Entity(str(e["value"]), tuple(e.get("columns", ())), tuple(e.get("parameters", ())))
+                   for e in entities or [] if isinstance(e.get("value"), str))
     noun = _asks_for(question)
+    if not noun and linked:  # "Count the Echocardiogram claims ...": the noun after the name the question gives
+        unnamed = question
+        for e in linked:
+            unnamed = re.sub(re.escape(e.value), " ", unnamed, flags=re.I)
+        noun = _asks_for(unnamed)
     transitive = _TRANSITIVE.search(question)
     direct = False if transitive else (True if _DIRECT.search(question) else None)
     # the single highest: "Which patient has the highest ...", "What is the largest single ..."; a plural noun
@@ -243,8 +261,6 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
                                                                   and not head[0].endswith("ss")))
     singular = singular or bool(re.match(r"\s*who\s+(?:is|was|has|earns|gets)\b", question, re.I))
     extreme = _SUPERLATIVE[ext.group(1).lower()] if ext and singular and not _COUNT.search(question) else None
-    linked = tuple(Entity(str(e["value"]), tuple(e.get("columns", ())), tuple(e.get("parameters", ())))
-                   for e in entities or [] if isinstance(e.get("value"), str))
     placed = {w for e in linked for w in terms(e.value)}
     grouping = _GROUPING.search(question)
     return QuestionFrame(
@@ -253,7 +269,8 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
         total=bool(_TOTAL.search(question)),
         share=share,
         listing=bool(_LIST.match(question)),
-        who=bool(re.match(r"\s*(?:who|whom|which)\b", question, re.I)) and not _COUNT.search(question),
+        # "Who ...?", "Which ...?", and after a clause: "Among the hubs reachable from X, which one ...?"
+        who=bool(re.search(r"(?:^\s*|[,;]\s*)(?:who|whom|which)\b", question, re.I)) and not _COUNT.search(question),
         analysis=bool(words & {stem(w) for w in ANALYSIS_WORDS}),
         limit=bool(_LIMIT.search(question)) or _names_a_limit(question, words, tools),
         extreme=extreme,

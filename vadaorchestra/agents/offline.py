@@ -1,6 +1,10 @@
 """The offline policy: deterministic decisions from the catalog's own words and the data, with no model.
 
 Generic over catalogs — it knows tool *shapes*, never tool or entity names:
+- one query (:mod:`vadaorchestra.agents.compose`): most lookups, lists, counts, totals, extremes and shares are a
+  tool called for the question's entity, perhaps joined with a tool called for each value of one of its columns,
+  restricted by the other entities, the conditions and "directly", then aggregated; a limit passed by groups
+  gathered along a chain of tools is :mod:`vadaorchestra.agents.limits`. The strategies below answer the rest;
 - selection: lexical overlap of the question with each tool's name, description and schema (IDF-weighted, light
   stemming, prefix matches); a tool is chosen only if every parameter links to a value present in the data
   (``lookup_values``);
@@ -21,14 +25,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vadaorchestra.agents import frame
+from vadaorchestra.agents.compose import Composer
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.frame import STOPWORDS, stem, terms
 from vadaorchestra.agents.frame import word_match as _match
+from vadaorchestra.agents.limits import LimitComposer
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
+# the words of what a question computes (frame.py reads them), not of what it is about
+OPERATION_WORDS = frozenset(stem(w) for w in """total sum count number highest lowest largest smallest biggest most
+least maximum minimum average mean combined overall""".split())
 BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size", "assets", "aum")
 
 
@@ -123,6 +132,8 @@ class OfflinePolicy:
     chain: Call | None = None  # the first hop of a two-hop question
     focus: tuple[str, str, str] | None = None  # (predicate, column, what it is) of a focused question's answer
     hops: dict[str, str] = field(default_factory=dict)  # second-hop tool -> its parameter, once planned
+    # one query over the tools' outputs, when one answers (a group-limit check: LimitComposer)
+    composer: Composer | LimitComposer = field(default_factory=Composer)
 
     # --- selection -------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
@@ -136,7 +147,7 @@ class OfflinePolicy:
             # floored: a word every tool has still counts a little (in a one-tool catalog every word is such a word)
             return max(0.01, math.log((n + 1) / (1 + sum(1 for d in docs.values() if any(_match(w, x) for x in d)))))
 
-        def score(name: str) -> float:
+        def score(name: str, q: set[str] = q) -> float:
             """IDF of the question's words found in the tool's text, a word of its name or output counting twice,
             scaled by how much of the name the question covers."""
             raw = sum(idf(w) * (2 if any(_match(w, x) for x in names[name]) else 1)
@@ -146,6 +157,9 @@ class OfflinePolicy:
 
         scores = {name: score(name) for name in docs}
         best = max(scores.values(), default=0.0)
+        # the composer weighs tools by the words that say what the question is about, not what it computes with
+        # them ("What total amount ..." is a sum, not a question about a tool of totals)
+        about = q - OPERATION_WORDS
         calls = []
         self.candidates = [name for name in sorted(scores, key=lambda k: (-scores[k], k))
                            if best > 0 and scores[name] >= self.threshold * best]
@@ -181,8 +195,22 @@ class OfflinePolicy:
                 self.chain = first
                 self.candidates = outer + [t for t in self.candidates if t not in outer]
                 calls, self.ranked = [first], [first.tool]
+        about_scores = {name: score(name, about) for name in docs}
+        def joined_score(anchor: str, tool: str) -> float:  # the words the anchor's name does not have
+            return score(tool, {w for w in about if not any(_match(w, x) for x in names[anchor])})
+
+        if Composer.applies(frame.of(ctx)) and (composed := self.composer.choose(ctx, about_scores, joined_score)):
+            # one query answers it, joining a second tool when the question's words ask for it
+            self.chain = None
+            calls, self.ranked = composed, [c.tool for c in composed]
+        elif LimitComposer.applies(frame.of(ctx)) and (composed := (limiter := LimitComposer()).choose(
+                ctx, about_scores)):
+            # a limit passed by groups gathered along a chain of tools (two hops are not enough for it)
+            self.composer, self.chain = limiter, None
+            calls, self.ranked = composed, [c.tool for c in composed]
         ctx.event("select", scores={k: round(v, 3) for k, v in scores.items() if v > 0},
-                  chosen=[str(c) for c in calls], chain=str(self.chain) if self.chain else None)
+                  chosen=[str(c) for c in calls], chain=str(self.chain) if self.chain else None,
+                  composed=self.composer.query is not None)
         return calls
 
     def _outer_tools(self, ctx: RunContext, first: Call, docs: dict[str, set[str]]) -> list[str]:
@@ -318,6 +346,8 @@ class OfflinePolicy:
 
     # --- synthesis -------------------------------------------------------------------------------------------------
     async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
+        if self.composer.query is not None:
+            return await self.composer.synthesize(ctx, probe)
         if self.chain is not None:
             return self._join(ctx)
         focused = await self._focused(ctx, probe)
@@ -582,6 +612,8 @@ class OfflinePolicy:
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
         """Expand the measure's entities through every tool whose parameter links to them: one set-at-a-time call per
         tool over the whole entity column (not the top few), so a group check sees every entity."""
+        if self.composer.query is not None:
+            return await self.composer.replan(ctx, probe)
         if self.chain is not None:
             return await self._second_hop(ctx, probe)
         if (extra := await self._focus_expansion(ctx, probe)) is not None:
@@ -613,6 +645,8 @@ class OfflinePolicy:
     async def answer(self, ctx: RunContext) -> str:
         lines: list[str] = []
         preds = ctx.predicates
+        if self.composer.query is not None and (text := self.composer.answer(ctx)) is not None:
+            return text
         if self.chain is not None:
             return self._chain_answer(ctx)
         if self.focus is not None:

@@ -1,0 +1,797 @@
+"""The offline policy's composer: a question frame turned into one query over the tools' outputs.
+
+Many questions are one conjunctive query and at most one aggregate: a tool called for the entity the question is
+about (the *anchor*), perhaps joined with a tool called for every value of one of its output columns (the providers'
+profiles, the reachable hubs' capacities), restricted by the other entities the question names (each on the output
+column that holds it), by the conditions it states ("a rating above 4.0") and by "directly" (the first level of a
+chain), then counted, summed, or ordered to its highest or lowest value. The composer chooses the anchor, the join and
+the columns from the frame and the catalog's schemas alone — the words of the question against the columns' names,
+the catalog's declared roles, the values in the data — and writes the rules; it knows no catalog.
+
+A query is built only when every part of the frame finds its column; otherwise the policy's other strategies answer
+(or the Verifier says what was not covered).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from vadaorchestra.agents import frame
+from vadaorchestra.agents.context import PredicateView, RunContext
+from vadaorchestra.agents.frame import QuestionFrame, column_score, stem, terms, word_match
+from vadaorchestra.agents.plan import Call
+from vadaorchestra.agents.policy import Probe, RuleProposal
+from vadaorchestra.errors import VadaError
+
+CAP_WORDS = frozenset(("cap", "capacity", "limit", "threshold", "ceiling", "max", "maximum", "quota", "allowance"))
+LEVEL_WORDS = ("level", "depth", "step", "hop", "distance", "degree")  # fallback for catalogs without a "level" role
+# the measure a superlative adjective orders by, when the question names no column ("the heaviest shipment")
+MEASURE_OF = {"heaviest": "weight", "lightest": "weight", "longest": "length", "shortest": "length", "oldest": "age",
+              "youngest": "age", "cheapest": "price", "priciest": "price", "fastest": "speed", "slowest": "speed",
+              "busiest": "volume", "richest": "wealth", "tallest": "height", "largest": "size", "biggest": "size"}
+
+
+@dataclass(frozen=True)
+class Join:
+    """A tool called for every value of one of the anchor's output columns."""
+
+    tool: str
+    param: str
+    column: str  # the anchor's output column the parameter takes its values from
+    key: str  # the joined tool's output column that holds the parameter
+
+
+@dataclass
+class Query:
+    tool: str
+    params: dict[str, Any]
+    join: Join | None
+    filters: dict[str, str] = field(default_factory=dict)  # entity -> the output column it may be in
+    score: float = 0.0
+    asked: str | None = None  # the column answering "which X" when no column is named X (the tool says what X is)
+    ref: tuple[str, dict[str, Any], str] | None = None  # a share's denominator: (tool, its parameters, its column)
+    numerator: str | None = None  # a share's summed column (None: its rows are counted)
+
+
+def _cols(spec: dict[str, Any], types: tuple[str, ...] = ("string", "int", "float", "bool")) -> list[str]:
+    params = spec.get("parameter_columns", {})
+    return [c["name"] for c in spec["schema"] if c["type"] in types and c["name"] not in params]
+
+
+def _numeric(spec: dict[str, Any]) -> list[str]:
+    return _cols(spec, ("int", "float"))
+
+
+def _param_column(spec: dict[str, Any], param: str) -> str | None:
+    return next((c for c, p in spec.get("parameter_columns", {}).items() if p == param), None)
+
+
+def _words_before(question: str, start: int, width: int = 6) -> tuple[str, ...]:
+    words = [stem(w) for w in re.findall(r"[a-z]+", question[:start].lower()) if w not in frame.STOPWORDS]
+    return tuple(words[-width:])
+
+
+def _words_after(question: str, end: int, width: int = 4) -> tuple[str, ...]:
+    words = [stem(w) for w in re.findall(r"[a-z]+", question[end:].lower()) if w not in frame.STOPWORDS]
+    return tuple(words[:width])
+
+
+def _seq(text: str) -> tuple[str, ...]:
+    """The content words of a text, stemmed, in order."""
+    return tuple(stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in frame.STOPWORDS)
+
+
+def _best_named(words: tuple[str, ...], columns: list[str]) -> list[str]:
+    """The columns most of whose words the text has (then the later word counting more): "billed in total" names
+    total_billed rather than a claims column named by a word further on."""
+    def fit(c: str) -> tuple[int, int]:
+        return sum(1 for t in terms(c) if any(word_match(w, t) for w in words)), column_score(words, c)
+
+    scored = {c: fit(c) for c in columns}
+    top = max(scored.values(), default=(0, 0))
+    return [c for c in columns if top[0] and scored[c] == top]
+
+
+def _named(words: tuple[str, ...], columns: list[str]) -> list[str]:
+    """The columns the words name best (the later word counting more), none when no word names one."""
+    return frame.asked_columns(words, columns)
+
+
+def _role_columns(spec: dict[str, Any], *roles: str) -> list[str]:
+    return [c for c, r in (spec.get("roles") or {}).items() if r in roles]
+
+
+class ComposeError(VadaError):
+    """The query chosen for the question does not fit the data after all: the run ends with "could not answer"."""
+
+
+class Composer:
+    """Chooses the query at selection, writes its rules at synthesis, phrases the answer."""
+
+    def __init__(self) -> None:
+        self.query: Query | None = None
+        self.done = False
+        self.output: str | None = None  # the predicate whose column holds the answer
+        self.answer_column: str | None = None
+        self.what = ""
+        self.joined = False  # the joined tool was asked for (or could not be)
+        self.alternatives: list[Query] = []
+        self.joined_score: Callable[[str, str], float] = lambda _anchor, _tool: 0.0
+        self.deferred: list[tuple[str, str, str]] = []  # conditions on a total per thing: (column, op, constant)
+
+    # --- which questions ------------------------------------------------------------------------------------------
+    @staticmethod
+    def applies(fr: QuestionFrame) -> bool:
+        """Questions one query answers: lookups, lists, counts, totals, extremes and shares; not limits or
+        rankings (the policy's measure templates)."""
+        if fr.limit or (fr.analysis and not fr.extreme):
+            return False
+        return fr.kind in ("lookup", "list", "count", "total", "extreme", "share")
+
+    # --- selection ----------------------------------------------------------------------------------------------------
+    def choose(self, ctx: RunContext, scores: dict[str, float],
+               joined_score: Callable[[str, str], float] | None = None) -> list[Call]:
+        """The best query; ``scores`` weigh each tool by the question's words, ``joined_score(anchor, tool)`` a
+        joined tool by the words the anchor's own text does not have."""
+        self.joined_score = joined_score or (lambda _anchor, tool: scores.get(tool, 0.0))
+        fr = frame.of(ctx)
+        found: list[Query] = []
+        for tool, spec in sorted(ctx.tools.items()):
+            for params, bound in self._bindings(fr, tool, spec):
+                for join in [None, *self._joins(ctx, tool, spec)]:
+                    q = self._cover(ctx, fr, tool, params, bound, join, scores)
+                    if q is not None:
+                        found.append(q)
+        found.sort(key=lambda q: -q.score)
+        best = found[0] if found else None
+        self.query = best
+        if best is None:
+            return []
+        # the same anchor call with the other joins, in case the best one's column is not found in the data
+        self.alternatives = [q for q in found[1:] if q.tool == best.tool and q.params == best.params]
+        ctx.event("compose", tool=best.tool, params=best.params, join=best.join and best.join.__dict__,
+                  filters=best.filters, score=round(best.score, 3))
+        calls = [Call(tool=best.tool, params=best.params, level="high")]
+        if best.ref is not None and best.ref[0] != best.tool:
+            calls.append(Call(tool=best.ref[0], params=best.ref[1], level="high"))
+        return calls
+
+    @staticmethod
+    def _bindings(fr: QuestionFrame, tool: str, spec: dict[str, Any]):
+        """Every way the question's entities fill the tool's parameters (each parameter a different entity)."""
+        params = spec["parameters"]
+        if not params or any(p["type"] != "string" for p in params):
+            return
+        options = [[e.value for e in fr.entities if f"{tool}.{p['name']}" in e.parameters] for p in params]
+        for values in itertools.product(*options):
+            if len(set(values)) == len(values):
+                yield {p["name"]: v for p, v in zip(params, values, strict=True)}, set(values)
+
+    @staticmethod
+    def _joins(ctx: RunContext, tool: str, spec: dict[str, Any]) -> list[Join]:
+        out = []
+        strings = _cols(spec, ("string",))
+        for other, ospec in sorted(ctx.tools.items()):
+            if other == tool or len(ospec["parameters"]) != 1 or ospec["parameters"][0]["type"] != "string":
+                continue
+            param = ospec["parameters"][0]["name"]
+            key = _param_column(ospec, param)
+            if key is None:
+                continue
+            key_terms = terms(key)
+            named = [col for col in strings
+                     if col == key or (key_terms and all(any(word_match(k, t) for t in terms(col)) for k in key_terms))]
+            # the column is named like the parameter's ("hub" and "hub"); else it is found in the data once the
+            # anchor has run: the one whose values are the parameter's ("prerequisite" holds course titles)
+            out += [Join(other, param, col, key) for col in named] or ([Join(other, param, "", key)] if strings else [])
+        return out
+
+    def _cover(self, ctx: RunContext, fr: QuestionFrame, tool: str, params: dict[str, Any], bound: set[str],
+               join: Join | None, scores: dict[str, float]) -> Query | None:
+        """The query if every part of the frame finds a column in it, scored by how well the words name them."""
+        spec = ctx.tools[tool]
+        cols = _cols(spec)
+        nums = _numeric(spec)
+        strings = _cols(spec, ("string",))
+        if join is not None:
+            jspec = ctx.tools[join.tool]
+            cols += [c for c in _cols(jspec) if c not in cols]
+            nums += [c for c in _numeric(jspec) if c not in nums]
+            strings += [c for c in _cols(jspec, ("string",)) if c not in strings]
+            if join.key not in cols:  # the anchor's join column holds the joined tool's key values ("course")
+                cols.append(join.key)
+                strings.append(join.key)
+        fit = 0.0
+        # the thing asked about
+        phrase = self._phrase(fr, cols)
+        asked = None
+        if phrase:
+            named = _named(phrase, cols)
+            if not named:
+                # no column is named so, but the tool says what its things are ("its borrowers, the companies the
+                # bank lends to"): its first string column
+                said = terms(spec["description"]) | terms(tool)
+                own = _cols(spec, ("string",))
+                if own and any(word_match(phrase[-1], w) for w in said):
+                    named, asked = own[:1], own[0]
+                    fit -= 0.5  # a guess: a join that names the column does better
+            if named:
+                fit += max(column_score(phrase, c) for c in named)
+            elif fr.who or fr.kind in ("list", "count", "lookup"):
+                return None
+        elif fr.who and fr.extreme and (before := self._named_before(fr, strings)):
+            asked = before  # "Among the courses needed before X, which one carries the most credits?"
+        elif fr.who and join is not None and self._verb_fits(ctx, fr, join.tool, strict=True) and \
+                (thing := _thing(ctx.tools[join.tool], besides=join.key)):
+            asked = thing  # "Who owns the suppliers X buys from?": the owners the joined tool lists
+            fit += 1
+        elif fr.who and (thing := _thing(spec)) and self._verb_fits(ctx, fr, tool):
+            asked = thing  # "Who reports to X?": the things the tool lists
+        elif fr.kind in ("list", "lookup"):
+            return None
+        # the entities not bound: each a value of an output column (looked up in the data at synthesis)
+        filters = {}
+        for e in fr.entities:
+            if e.value in bound or any(e.value.lower() in b.lower() for b in bound):
+                continue
+            labels = [c.rsplit(".", 1)[-1] for c in e.columns]
+            where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
+            if not where:
+                return None
+            filters[e.value] = where[0]
+            fit += 1
+        # the conditions: a number column each
+        for cond in fr.conditions:
+            i = fr.question.find(cond.text)
+            named = _named(_words_before(fr.question, i), nums) or _named(_words_after(fr.question, i + len(cond.text)),
+                                                                          nums)
+            if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, i, cond.text)):
+                return None
+            fit += 1
+        # an extreme or a total: the measure ordered or summed
+        if fr.extreme or fr.total:
+            floats = {c["name"] for sp in [spec] + ([ctx.tools[join.tool]] if join else []) for c in sp["schema"]
+                      if c["type"] == "float"}
+            amounts = _role_columns(spec, "amount") + (_role_columns(ctx.tools[join.tool], "amount") if join else [])
+            measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+            if not measure:
+                return None
+            fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
+        ref = numerator = None
+        if fr.kind == "share":
+            found = self._share(ctx, fr, tool, spec, params, bound, join)
+            if found is None:
+                return None
+            ref, numerator = found
+            fit += 2 if ref else 1
+        # direct or transitive
+        recursive = bool(spec.get("recursive")) or bool(join and ctx.tools[join.tool].get("recursive"))
+        if fr.direct is False and not recursive:
+            return None
+        if fr.direct is False and spec.get("recursive"):
+            fit += 2  # the chain followed from the entity the question names, not joined on afterwards
+        if fr.direct is True and spec.get("recursive") and not (self._level(spec) or strings):
+            return None
+        # the question's words choose the tool first (as in selection), the parts of the frame covered next
+        top = max(scores.values(), default=0.0) or 1.0
+        # a joined tool counts with its words ("Which banks lend to the companies controlled by X": the control
+        # tool's words and the lenders' both), less a join's cost
+        score = 10 * (scores.get(tool, 0.0) + (self.joined_score(tool, join.tool) if join else 0.0)) / top + 2 * fit \
+            - ((5 if join.column else 7) if join else 0.0)
+        return Query(tool, params, join, filters, score, asked, ref, numerator)
+
+    @staticmethod
+    def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
+        """The words naming what is asked for: after "how many", else the asked phrase; when these name no column,
+        the noun after the verb ("Which courses are direct prerequisites of X": prerequisites)."""
+        phrase = tuple(terms(fr.how_many)) if fr.how_many else fr.asks_for
+        if phrase and _named(phrase, columns):
+            return phrase
+        m = re.search(r"\b(?:are|is|were|was)\s+(?:(?:the|its|their|his|her|all|direct|directly|immediate)\s+)*"
+                      r"([a-z]+)", fr.question, re.I)
+        if m and m.group(1).lower() not in frame.STOPWORDS and _named((stem(m.group(1).lower()),), columns):
+            return (stem(m.group(1).lower()),)
+        return phrase
+
+    def _share(self, ctx: RunContext, fr: QuestionFrame, tool: str, spec: dict[str, Any], params: dict[str, Any],
+               bound: set[str], join: Join | None):
+        """A share's denominator and numerator, or None when the question's words do not fix them.
+
+        The denominator is a number column named by the words after "share of" / "fraction of" ("of its credit cap",
+        "of the seats of X"), of a tool called for the same entity (the anchor itself, or another tool); else the
+        same aggregate without the question's restrictions ("the enrolments in X": all of them), which needs those
+        words to name the anchor's rows. The numerator sums the number column the question's other words name; with
+        none named, a capacity counted in whole things (an int column) is compared with the rows counted, an amount
+        with the anchor's amount (declared, or its only float column)."""
+        m = re.search(r"\b(?:share|fraction|proportion|percentage|percent|part)\s+of\s+(?:the\s+|its\s+|their\s+)?"
+                      r"((?:[\w-]+\s*){1,4})", fr.question, re.I)
+        noun = _seq(m.group(1)) if m else ()
+        own_nums = _numeric(spec) + ([c for c in _numeric(ctx.tools[join.tool])] if join else [])
+        ref = None
+        for other, ospec in sorted(ctx.tools.items()):
+            if other != tool and not all(p["name"] in params or any(
+                    f"{other}.{p['name']}" in e.parameters and e.value in bound for e in fr.entities)
+                    for p in ospec["parameters"]):
+                continue
+            named = _named(noun, _numeric(ospec)) if noun else []
+            if named:
+                oparams = params if other == tool else {
+                    p["name"]: next(e.value for e in fr.entities if f"{other}.{p['name']}" in e.parameters
+                                    and e.value in bound) for p in ospec["parameters"]}
+                score = column_score(noun, named[0])
+                if ref is None or score > ref[3]:
+                    ref = (other, oparams, named[0], score)
+        rest = [c for c in own_nums if ref is None or c != ref[2]]
+        words = tuple(w for w in _seq(fr.question) if w not in noun)
+        # what the reference limits names the part ("credit cap": credits); else the question's other words
+        limited = tuple(w for w in _seq(_words(ref[2])) if w not in CAP_WORDS) if ref else ()
+        numerator = (_best_named(limited, rest) or _best_named(words, rest) or [None])[0]
+        if ref is not None:
+            elsewhere = [c for c in _catalog_numbers(ctx) if c not in rest and c != ref[2]]
+            if numerator is None and limited and _best_named(limited, elsewhere):
+                return None  # the part is another tool's column ("credit cap": the courses' credits)
+            if numerator is None:
+                rtype = next(c["type"] for c in ctx.tools[ref[0]]["schema"] if c["name"] == ref[2])
+                if rtype != "int":  # an amount: the anchor's amount
+                    floats = [c for c in rest if any(x["name"] == c and x["type"] == "float"
+                                                     for x in spec["schema"])]
+                    amounts = [c for c in _role_columns(spec, "amount") if c in rest]
+                    numerator = (amounts or (floats if len(floats) == 1 else [None]))[0]
+                    if numerator is None:
+                        return None
+            return (ref[0], ref[1], ref[2]), numerator
+        # no denominator column: the same aggregate over every row, which the share's noun must name
+        if not noun or not (any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))):
+            return None
+        if not (set(e.value for e in fr.entities) - bound) and not fr.conditions:
+            return None  # nothing restricts the numerator
+        return None, numerator
+
+    @staticmethod
+    def _named_before(fr: QuestionFrame, strings: list[str]) -> str | None:
+        """The string column the words before "which"/"who" name ("Among the hubs reachable from X, which one")."""
+        cut = re.search(r"\b(?:which|who|whom)\b", fr.question, re.I)
+        if cut is None or cut.start() == 0:
+            return None
+        named = _best_named(_seq(fr.question[:cut.start()]), strings)
+        return named[0] if named else None
+
+    @staticmethod
+    def _verb_fits(ctx: RunContext, fr: QuestionFrame, tool: str, strict: bool = False) -> bool:
+        """"Who <verb> ...": the verb is the tool's, or no tool's ("Who reports to X?" with get_reports; not "Who
+        owns the suppliers X buys from?" with the purchases' tool, when an owners' tool says "own")."""
+        m = re.match(r"\s*(?:who|whom)\s+((?:[a-z]+\s+){0,3})", fr.question + " ", re.I)
+        said = [w for w in (m.group(1).lower().split() if m else []) if w not in frame.STOPWORDS]
+        if not said:
+            return True
+        verb = stem(said[0])  # "Who reports to X" -> report; "Who has a role in ..." -> role
+
+        def says(name: str) -> bool:
+            spec = ctx.tools[name]
+            return any(word_match(verb, w) for w in terms(name) | terms(spec["description"]))
+
+        return says(tool) or (not strict and not any(says(t) for t in ctx.tools if t != tool))
+
+    @staticmethod
+    def _names_a_column(ctx: RunContext, fr: QuestionFrame, i: int, text: str) -> bool:
+        """Whether the words around a condition name a number column of any tool (then the only number column at
+        hand is not the one meant: "carry more than 6 credits" over a chain whose only number is its steps)."""
+        nums = _catalog_numbers(ctx)
+        return bool(_named(_words_before(fr.question, i), nums) or _named(_words_after(fr.question, i + len(text)),
+                                                                           nums))
+
+    @staticmethod
+    def _level(spec: dict[str, Any]) -> str | None:
+        """The output column giving how many steps along the chain a fact is (1: direct)."""
+        declared = _role_columns(spec, "level")
+        if declared:
+            return declared[0]
+        return next((c for c in _cols(spec, ("int",)) if terms(c) & set(LEVEL_WORDS)), None)
+
+    @staticmethod
+    def _measure(fr: QuestionFrame, nums: list[str], floats: set[str], amounts: list[str],
+                 elsewhere: list[str] = ()) -> str | None:
+        """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
+        superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
+        amount, a float), by a declared amount role, or the only one."""
+        q = fr.question
+        found = _named(fr.asks_for, nums)
+        if not found and fr.extreme:
+            m = frame._EXTREME.search(q)
+            if m:
+                found = _named(_words_after(q, m.end()), nums)
+                if not found and m.group(1).lower() in MEASURE_OF:
+                    found = _named((MEASURE_OF[m.group(1).lower()],), nums)
+        if not found:
+            # "how much": an amount, not a count of things
+            pool = [c for c in nums if c in floats] if re.search(r"\bhow much\b", q, re.I) else nums
+            named = _best_named(_seq(q), pool)
+            found = named if len(named) == 1 else []
+        if not found:
+            # the only number column at hand, unless the question names another one of the catalog (``elsewhere``)
+            only = len(nums) == 1 and not _best_named(_seq(q), [c for c in elsewhere if c not in nums])
+            found = [c for c in amounts if c in nums] or (nums if only else [])
+        return found[0] if found else None
+
+    # --- replanning: the joined tool ----------------------------------------------------------------------------------
+    async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        q = self.query
+        if q is None or q.join is None or self.joined or any(c.tool == q.join.tool for c in ctx.executed.values()):
+            return []
+        self.joined = True
+        view = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
+        if view is None or view.cardinality == 0 or not q.join.column:
+            return []
+        where = {c: q.params[p] for c, p in ctx.tools[q.tool].get("parameter_columns", {}).items() if p in q.params}
+        form: dict[str, Any] = {"each": f"{view.name}.{q.join.column}"}
+        if where:
+            form["where"] = where
+        return [Call(tool=q.join.tool, params={q.join.param: form}, level="high")]
+
+    async def _link_join(self, ctx: RunContext, probe: Probe, view: PredicateView) -> None:
+        """The anchor's output column whose values are the joined tool's parameter values (a few looked up)."""
+        for q in [self.query, *self.alternatives]:
+            if q is None or q.join is None:
+                continue
+            if q.join.column:
+                self.query = q
+                return
+            for col in (c for c in view.typed("string") if c not in view.param_columns):
+                # a few values looked up: one the parameter takes exactly is enough (not every company has an
+                # ultimate controller in the data)
+                sample = sorted({str(f[col]) for f in view.facts if f.get(col) is not None})[:5]
+                hits = [any(h.get("exact") and str(h["value"]).lower() == x.lower()
+                            for h in await probe.lookup(q.join.tool, q.join.param, x)) for x in sample]
+                if any(hits):
+                    q.join = Join(q.join.tool, q.join.param, col, q.join.key)
+                    self.query = q
+                    ctx.event("compose_join", tool=q.join.tool, column=col)
+                    return
+        raise ComposeError(f"the question needs {view.name} joined with another tool's output, and no column of "
+                           f"{view.name} holds values any such tool takes")
+
+    # --- synthesis ---------------------------------------------------------------------------------------------------
+    async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
+        """The rules of the query, once its tools have run; :class:`ComposeError` when the data do not fit it after
+        all (a filter value in no column, no first level to keep, no column for what is asked)."""
+        q = self.query
+        if q is None or self.done:
+            return []
+        anchor = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
+        joined = next((v for v in ctx.predicates.values() if q.join and v.tool == q.join.tool), None)
+        if anchor is not None and q.join is not None and not q.join.column and not self.joined:
+            await self._link_join(ctx, probe, anchor)
+        if anchor is None or (q.join is not None and joined is None and anchor.cardinality > 0 and not self.joined):
+            return []  # waiting for the joined tool
+        if q.join is not None and joined is None:
+            if anchor.cardinality > 0:
+                raise ComposeError(f"{q.join.tool} was to be called for the values of {anchor.name}.{q.join.column}, "
+                                   f"and was not")
+            q.join = None  # nothing to join: no anchor facts
+        self.done = True
+        fr = frame.of(ctx)
+        from vadaorchestra.datalog.printer import format_const
+
+        taken: set[str] = set()
+        names: dict[tuple[str, str], str] = {}
+        head: list[tuple[str, str, str]] = []  # (column, variable, type)
+        views = [anchor] + ([joined] if joined is not None else [])
+        for v in views:
+            for c in v.schema:
+                var = _var(c["name"], taken)
+                names[(v.name, c["name"])] = var
+                if (v is anchor and c["name"] in v.param_columns) or (v is joined and c["name"] == q.join.key):
+                    continue
+                label = c["name"] if all(c["name"] != h[0] for h in head) else f"{v.name}_{c['name']}"
+                head.append((label, var, c["type"]))
+        if joined is not None:
+            names[(joined.name, q.join.key)] = names[(anchor.name, q.join.column)]
+            if all(h[0] != q.join.key for h in head):  # the anchor's column holds the joined tool's key values
+                head.append((q.join.key, names[(anchor.name, q.join.column)], "string"))
+        consts: dict[tuple[str, str], str] = {}
+        restricting: set[tuple[str, str]] = set()  # the constants of the question's other entities
+        for col, param in anchor.param_columns.items():
+            if param in q.params:
+                consts[(anchor.name, col)] = format_const(q.params[param])
+        conditions: list[str] = []
+        # the other entities: on the column that holds them in the data
+        for value in q.filters:
+            spot = None
+            for v in views:
+                for col in (c for c in v.typed("string") if c not in v.param_columns):
+                    if (v.name, col) not in consts and await probe.matching(v.name, col, value) > 0:
+                        spot = (v.name, col)
+                        break
+                if spot:
+                    break
+            if spot is None:
+                raise ComposeError(f"the question names {value!r}, and no output column of "
+                                   f"{', '.join(v.name for v in views)} holds it")
+            consts[spot] = format_const(value)
+            restricting.add(spot)
+        # the conditions
+        for cond in fr.conditions:
+            i = fr.question.find(cond.text)
+            nums = [(v, c) for v in views for c in v.typed("int", "float") if c not in v.param_columns]
+            labels = [c for _v, c in nums]
+            named = _named(_words_before(fr.question, i), labels) or \
+                _named(_words_after(fr.question, i + len(cond.text)), labels) or \
+                (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, i, cond.text) else [])
+            if not named:
+                raise ComposeError(f"the condition {cond.text!r} names no number column of "
+                                   f"{', '.join(v.name for v in views)}")
+            v, col = next((v, c) for v, c in nums if c == named[0])
+            value = cond.value
+            if cond.percent:  # a percentage against a ratio column (0.25) or a percent column (25)
+                top = max((f.get(col) for f in v.facts if isinstance(f.get(col), int | float)), default=None)
+                if top is not None and top <= 1:
+                    value = cond.value / 100
+            if fr.total and fr.who and fr.kind == "total":
+                # "Which providers have billed more than 50,000 in total?": the condition is on each one's total
+                self.deferred.append((col, cond.op, format_const(value)))
+                continue
+            conditions.append(f"{names[(v.name, col)]} {cond.op} {format_const(value)}")
+        # directly: the first level of a chain
+        if fr.direct is True and ctx.tools[q.tool].get("recursive"):
+            level = self._level(ctx.tools[q.tool])
+            if level is not None:
+                consts[(anchor.name, level)] = "1"
+            else:
+                # a column holding the anchor's own value for its first level ("member_of" = the system asked about)
+                own, entity = None, next(iter(q.params.values()))
+                for c in anchor.typed("string"):
+                    if c not in anchor.param_columns and (anchor.name, c) not in consts and \
+                            await probe.matching(anchor.name, c, entity) > 0:
+                        own = c
+                        break
+                if own is None:
+                    raise ComposeError(f"the question asks for direct relations only, and no column of {anchor.name} "
+                                       f"tells the first level of the chain")
+                consts[(anchor.name, own)] = format_const(next(iter(q.params.values())))
+
+        def atom(v: PredicateView) -> str:
+            return f"{v.name}({', '.join(consts.get((v.name, c), names[(v.name, c)]) for c in v.columns)})"
+
+        slug = re.sub(r"\W+", "_", "_".join(str(x) for x in q.params.values()).lower()).strip("_")[:40]
+        rows = f"{anchor.name}_{slug}_selected"
+        every = [h for h in head if h[1] not in {names[k] for k in consts if k not in restricting}]
+        fixed = {names[k] for k in consts}
+        head = [h for h in head if h[1] not in fixed]
+        body = ", ".join([atom(v) for v in views] + conditions)
+        maps = " ".join(f'@mapping("{rows}", {i}, "{c}", "{t}").' for i, (c, _v, t) in enumerate(head))
+        program = f'@output("{rows}"). {maps}\n{rows}({", ".join(v for _c, v, _t in head)}) :- {body}.'
+        # in words: "for Crestline Health Partners, with Harbor Valley Health, above 4.0, directly"
+        what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
+                                       "with " + " and ".join(q.filters) if q.filters else "",
+                                       *(c.text for c in fr.conditions),
+                                       "directly" if fr.direct is True and ctx.tools[q.tool].get("recursive") else ""]))
+        out = [RuleProposal(program=program, output=rows, purpose=f"selection: {anchor.name}"
+                            + (f" joined with {joined.name}" if joined is not None else "") + f" for {what}")]
+        if fr.kind == "share":
+            def unrestricted(v: PredicateView) -> str:
+                return f"{v.name}({', '.join(consts.get((v.name, c), names[(v.name, c)]) if (v.name, c) not in restricting else names[(v.name, c)] for c in v.columns)})"  # noqa: E501
+
+            out += self._share_rules(ctx, fr, rows, head, every, [unrestricted(v) for v in views], what)
+        else:
+            out += self._aggregate(ctx, fr, rows, head, what)
+        if self.output is None:
+            raise ComposeError(f"no column of {', '.join(v.name for v in views)} is the "
+                               f"{' '.join(fr.asks_for) or 'thing'} the question asks for")
+        return out
+
+    def _share_rules(self, ctx: RunContext, fr: QuestionFrame, rows: str, head: list[tuple[str, str, str]],
+                     every: list[tuple[str, str, str]], unrestricted: list[str], what: str) -> list[RuleProposal]:
+        """numerator / denominator: the selection's sum (or its rows counted) over the reference column, or over the
+        same aggregate without the question's restrictions."""
+        from vadaorchestra.datalog.printer import format_const
+
+        q = self.query
+        var = {c: v for c, v, _t in head}
+        num, den, share = f"{rows}_part", f"{rows}_whole", f"{rows}_share"
+        agg = f"sum({var[q.numerator]})" if q.numerator in var else "count()"
+        out = [RuleProposal(program=f'@output("{num}"). @mapping("{num}", 0, "part", "float").\n'
+                                    f'{num}(V) :- {rows}({", ".join(v for _c, v, _t in head)}), V = {agg}.',
+                            output=num, purpose=f"share: the part, {agg.split('(')[0]} over {rows}")]
+        if q.ref is not None:
+            tool, params, column = q.ref
+            view = next((v for v in ctx.predicates.values() if v.tool == tool), None)
+            if view is None:
+                raise ComposeError(f"{tool}, which holds the share's reference {column}, did not run")
+            values = {f.get(column) for f in view.facts
+                      if all(str(f.get(c)) == str(params.get(p)) for c, p in view.param_columns.items())}
+            if len(values) != 1 or not view.complete:
+                raise ComposeError(f"the share's reference {column} of {view.name} is not one value "
+                                   f"({len(values)} found)")
+            args = ", ".join(format_const(params[view.param_columns[c]]) if c in view.param_columns else
+                             "V" if c == column else "_" for c in view.columns)
+            out.append(RuleProposal(program=f'@output("{den}"). @mapping("{den}", 0, "{column}", "float").\n'
+                                            f'{den}(V) :- {view.name}({args}).',
+                                    output=den, purpose=f"share: the whole, the {column} of {view.name}"))
+            whole = _words(column)
+        else:
+            vars_every = ", ".join(v for _c, v, _t in every)
+            whole_rows = f"{rows}_all"
+            agg_all = f"sum({var[q.numerator]})" if q.numerator in var else "count()"
+            maps = " ".join(f'@mapping("{whole_rows}", {i}, "{c}", "{t}").' for i, (c, _v, t) in enumerate(every))
+            out.append(RuleProposal(program=f'@output("{whole_rows}"). {maps}\n'
+                                            f'{whole_rows}({vars_every}) :- {", ".join(unrestricted)}.',
+                                    output=whole_rows, purpose=f"share: every row of {rows}'s tools, unrestricted"))
+            out.append(RuleProposal(program=f'@output("{den}"). @mapping("{den}", 0, "whole", "float").\n'
+                                            f'{den}(V) :- {whole_rows}({vars_every}), V = {agg_all}.',
+                                    output=den, purpose=f"share: the whole, {agg_all.split('(')[0]} over all rows"))
+            whole = "all of them"
+        out.append(RuleProposal(program=f'@output("{share}"). @mapping("{share}", 0, "share", "float").\n'
+                                        f'{share}(R) :- {num}(N), {den}(D), D != 0, R = N / D.',
+                                output=share, purpose="share: the part divided by the whole", kind="ratio"))
+        self.output, self.answer_column = share, "share"
+        part = _total(q.numerator) if q.numerator else f"number of {_words(ctx.tools[q.tool]['output_predicate'])} facts"
+        self.what = f"share of {whole} ({part} {what})"
+        return out
+
+    def _aggregate(self, ctx: RunContext, fr: QuestionFrame, rows: str, head: list[tuple[str, str, str]],
+                   what: str) -> list[RuleProposal]:
+        columns = [c for c, _v, _t in head]
+        var = {c: v for c, v, _t in head}
+        nums = [c for c, _v, t in head if t in ("int", "float")]
+        strings = [c for c, _v, t in head if t == "string"]
+        phrase = self._phrase(fr, columns)
+
+        def row(only: set[str] | None = None) -> str:
+            return f"{rows}({', '.join(var[c] if only is None or c in only else '_' for c in columns)})"
+
+        def one(name: str, col: str, typ: str, body: str, purpose: str, kind: str = "aggregate") -> RuleProposal:
+            return RuleProposal(program=f'@output("{name}"). @mapping("{name}", 0, "{col}", "{typ}").\n'
+                                        f'{name}(V) :- {body}.', output=name, purpose=purpose, kind=kind)
+
+        asked = (_named(phrase, columns) if phrase else []) or ([self.query.asked] if self.query.asked in columns
+                                                                 else [])
+        floats = {c for c, _v, t in head if t == "float"}
+        q = self.query
+        amounts = [c for spec in [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
+                   for c in _role_columns(spec, "amount")]
+        if fr.kind == "count":
+            counted = [c for c in asked if c in strings] or asked
+            if not counted:
+                return []
+            c = counted[0]
+            self.output, self.answer_column = f"{rows}_count", f"{c}_count"
+            if c in nums:  # "how many credits": a quantity, summed over the rows
+                self.answer_column = f"total_{c}"
+                return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[c]})",
+                            f"total: {c} of {rows} summed")]
+            self.what = f"number of {_words(c)} values {what}"
+            return [one(self.output, self.answer_column, "int", f"{row({c})}, V = count({var[c]})",
+                        f"counting: distinct {c} of {rows}")]
+        if fr.kind == "total" and fr.who and self.deferred:
+            # the things whose total passes the condition
+            target = next((c for c in asked if c in strings), None)
+            measure = self.deferred[0][0]
+            if target is None or measure not in var or any(d[0] != measure for d in self.deferred):
+                return []
+            per, passed = f"{rows}_{measure}_per_{target}", f"{rows}_{target}_by_total_{measure}"
+            checks = ", ".join(f"T {op} {value}" for _c, op, value in self.deferred)
+            self.output, self.answer_column = passed, target
+            self.what = f"{_words(target)} {what} ({_total(measure)})"
+            return [RuleProposal(
+                program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
+                        f'@mapping("{per}", 1, "total_{measure}", "float").\n'
+                        f'{per}({var[target]}, T) :- {row()}, T = sum({var[measure]}).',
+                output=per, purpose=f"total: {measure} of {rows} summed per {target}"),
+                RuleProposal(
+                program=f'@output("{passed}"). @mapping("{passed}", 0, "{target}", "string"). '
+                        f'@mapping("{passed}", 1, "total_{measure}", "float").\n'
+                        f'{passed}({var[target]}, T) :- {per}({var[target]}, T), {checks}.',
+                output=passed, purpose=f"filter: each {target}'s total {measure} against the question's condition",
+                kind="filter")]
+        if fr.kind == "total":
+            measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+            if measure is None:
+                return []
+            self.output, self.answer_column = f"{rows}_total", f"total_{measure}"
+            self.what = f"{_total(measure)} {what}"
+            return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[measure]})",
+                        f"total: {measure} of {rows} summed over its rows")]
+        if fr.kind == "extreme":
+            func = fr.extreme or "max"
+            target = asked[0] if asked else None
+            if fr.who and target not in strings:
+                # "Among the hubs reachable from X, which one has the largest capacity?": the thing, not the number
+                target = self._named_before(fr, strings) or (q.asked if q.asked in strings else None)
+                if target is None:
+                    return []
+            if target in nums or (target is None and nums):
+                measure = target or self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+                if measure is None:
+                    return []
+                self.output, self.answer_column = f"{rows}_{func}", f"{func}_{measure}"
+                self.what = f"{'highest' if func == 'max' else 'lowest'} {_words(measure)} {what}"
+                return [one(self.output, self.answer_column, "float", f"{row({measure})}, V = {func}({var[measure]})",
+                            f"{func} of {measure} over {rows}")]
+            measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+            if target is None or measure is None:
+                return []
+            best = f"{rows}_{func}_{measure}"
+            arg = f"{rows}_{func}_{target}"
+            self.output, self.answer_column = arg, target
+            word = "highest" if func == "max" else "lowest"
+            if fr.total:  # "the highest total amount billed": summed per value first
+                per = f"{rows}_{measure}_per_{target}"
+                rules = [RuleProposal(
+                    program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
+                            f'@mapping("{per}", 1, "total_{measure}", "float").\n'
+                            f'{per}({var[target]}, T) :- {row()}, T = sum({var[measure]}).',
+                    output=per, purpose=f"total: {measure} of {rows} summed per {target}")]
+                src, mvar, tvar = f"{per}({var[target]}, M)", "M", var[target]
+                self.what = f"{_words(target)} with the {word} {_total(measure)} {what}"
+            else:
+                rules = []
+                src, mvar, tvar = row({target, measure}), var[measure], var[target]
+                self.what = f"{_words(target)} with the {word} {_words(measure)} {what}"
+            src_any = src.replace(f"({var[target]}, M)", "(_, M)") if fr.total else row({measure})
+            rules.append(one(best, f"{func}_{measure}", "float", f"{src_any}, V = {func}({mvar})",
+                             f"{func} of {measure} over {rows}"))
+            rules.append(RuleProposal(
+                program=f'@output("{arg}"). @mapping("{arg}", 0, "{target}", "string"). '
+                        f'@mapping("{arg}", 1, "{measure}", "float").\n'
+                        f'{arg}({tvar}, {mvar}) :- {src}, {best}({mvar}).',
+                output=arg, purpose=f"the {target} whose {measure} is the {func} over {rows}", kind="filter"))
+            return rules
+        # a list or a lookup: the asked column of the selection
+        if not asked:
+            return []
+        self.output, self.answer_column = rows, asked[0]
+        self.what = f"{_words(asked[0])} {what}"
+        return []
+
+    # --- the answer ---------------------------------------------------------------------------------------------------
+    def answer(self, ctx: RunContext) -> str | None:
+        if self.output is None or self.answer_column is None:
+            return None
+        view = ctx.predicates.get(self.output)
+        if view is None:
+            return None
+        values = sorted({f[self.answer_column] for f in view.facts if self.answer_column in f}, key=str)
+        ctx.answer_values = values
+        if not values:
+            return f"{self.what}: none."
+        from vadaorchestra.agents.offline import fmt_number
+
+        shown = [fmt_number(v) if isinstance(v, float) and abs(v) >= 1e4 else
+                 f"{v:.6g}" if isinstance(v, float) else str(v) for v in values]
+        return f"{self.what}: {'; '.join(shown)}."
+
+
+def _thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
+    """The column naming the things a tool lists: the one declared an entity, else its first string column."""
+    strings = [c for c in _cols(spec, ("string",)) if c != besides]
+    declared = [c for c in _role_columns(spec, "entity") if c in strings]
+    return (declared or strings or [None])[0]
+
+
+def _words(column: str) -> str:
+    return column.replace("_", " ")
+
+
+def _total(column: str) -> str:
+    """ "total amount", "total billed" (not "total total billed")."""
+    return _words(column) if "total" in terms(column) else f"total {_words(column)}"
+
+
+def _catalog_numbers(ctx: RunContext) -> list[str]:
+    return list(dict.fromkeys(c for spec in ctx.tools.values() for c in _numeric(spec)))
+
+
+def _var(col: str, taken: set[str]) -> str:
+    base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
+    if not base[0].isalpha():
+        base = "V" + base
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}{n}"
+    taken.add(name)
+    return name

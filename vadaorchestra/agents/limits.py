@@ -1,0 +1,284 @@
+"""The offline policy's group-limit composer: "which X exceed their limit", where the amount compared is gathered
+along a chain of tools and the limit is a column of the data.
+
+"Which health systems' total billed to Meridian, counting every provider they include, exceeds Meridian's annual cap
+for that system?" is: the caps of Meridian (one row per system, the *anchor*), the providers of each system (a tool
+called for every value of the anchor's system column), the totals of each provider (called for every provider), the
+amounts restricted to what the question names (the payer Meridian), summed per system, and compared with the cap.
+"Which courses of the Faculty of Science had more enrolments in term 2025-2 than seats?" is the faculty's courses,
+the enrolments of each course in that term counted per course, compared with the seat capacity of each course.
+
+Everything is chosen from the question's words against the catalog's column and tool names, its declared roles and
+the values in the data; the rules end in a threshold check (two values of the data compared), which is what the
+Verifier asks of a limit question. A question whose parts are not all found is left to the other strategies.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from vadaorchestra.agents import frame
+from vadaorchestra.agents.compose import (
+    CAP_WORDS,
+    ComposeError,
+    _best_named,
+    _cols,
+    _named,
+    _numeric,
+    _param_column,
+    _role_columns,
+    _seq,
+    _var,
+    _words,
+)
+from vadaorchestra.agents.context import RunContext
+from vadaorchestra.agents.frame import QuestionFrame, terms, word_match
+from vadaorchestra.agents.plan import Call
+from vadaorchestra.agents.policy import Probe, RuleProposal
+
+_COMPARISON = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|go(?:es)?\s+over|above|over|beyond|more\s+than|"
+                         r"(?:stay\w*|remain\w*|kept)?\s*within|than)\b", re.I)
+_WITHIN = re.compile(r"\b(?:stay\w*|remain\w*|kept|keep\w*)\s+within\b|\bwithin\b", re.I)
+
+
+@dataclass(frozen=True)
+class Hop:
+    """A tool called for every value of a column of the previous step's output."""
+
+    tool: str
+    param: str
+    column: str  # the previous step's column
+    key: str  # this tool's output column holding the parameter
+
+
+@dataclass
+class Plan:
+    tool: str
+    params: dict[str, Any]
+    group: str  # the anchor's column of the things compared
+    limit: tuple[str | None, str]  # (the hop tool holding it, None for the anchor; the limit column)
+    path: list[Hop] = field(default_factory=list)  # from the anchor to the amounts
+    measure: str | None = None  # the summed column (None: the last hop's rows are counted)
+    within: bool = False  # "stayed within": the things at or under their limit
+    score: float = 0.0
+
+
+def _joinable(ctx: RunContext, column: str, exclude: set[str]) -> list[Hop]:
+    """Tools of one string parameter whose parameter's column is named like ``column``."""
+    out = []
+    for tool, spec in sorted(ctx.tools.items()):
+        if tool in exclude or len(spec["parameters"]) != 1 or spec["parameters"][0]["type"] != "string":
+            continue
+        param = spec["parameters"][0]["name"]
+        key = _param_column(spec, param)
+        if key and (key == column or all(any(word_match(k, t) for t in terms(column)) for k in terms(key))):
+            out.append(Hop(tool, param, column, key))
+    return out
+
+
+class LimitComposer:
+    def __init__(self) -> None:
+        self.query: Plan | None = None
+        self.done = False
+        self.sent = 0  # hops asked for so far
+        self.output: str | None = None
+        self.answer_column: str | None = None
+        self.what = ""
+
+    @staticmethod
+    def applies(fr: QuestionFrame) -> bool:
+        return fr.limit and not fr.share and bool(fr.entities)
+
+    # --- selection ------------------------------------------------------------------------------------------------
+    def choose(self, ctx: RunContext, scores: dict[str, float]) -> list[Call]:
+        fr = frame.of(ctx)
+        q = fr.question
+        cmp = None
+        for m in _COMPARISON.finditer(q):
+            cmp = m  # the last comparison: "more enrolments in term 2025-2 than seats" compares with what follows
+        if cmp is None:
+            return []
+        after = _seq(q[cmp.end():])[:6]
+        plans = []
+        for tool, spec in sorted(ctx.tools.items()):
+            params = spec["parameters"]
+            if len(params) != 1 or params[0]["type"] != "string":
+                continue
+            bound = [e.value for e in fr.entities if f"{tool}.{params[0]['name']}" in e.parameters]
+            if len(bound) != 1:
+                continue
+            strings = _cols(spec, ("string",))
+            group = _named(fr.asks_for, strings) if fr.asks_for else []
+            if not group:
+                continue
+            g = group[0]
+            # the limit: named after the comparison, in the anchor or in a tool called for each of its things
+            limit: tuple[str | None, str] | None = None
+            named = _named(after, _numeric(spec)) or [c for c in _role_columns(spec, "limit") if c in _numeric(spec)]
+            if named:
+                limit = (None, named[0])
+            else:
+                for hop in _joinable(ctx, g, {tool}):
+                    hn = _named(after, _numeric(ctx.tools[hop.tool]))
+                    if hn:
+                        limit = (hop.tool, hn[0])
+                        break
+            if limit is None:
+                continue
+            before = tuple(w for w in _seq(q[:cmp.start()]) if w not in terms(" ".join(bound)))
+            before = tuple(w for w in before if not any(word_match(w, t) for t in terms(g)))
+            found = self._path(ctx, before, g, {tool}, limit, count=False) or \
+                self._path(ctx, before, g, {tool}, limit, count=True)
+            if found is None:
+                continue
+            path, measure = found
+            plan = Plan(tool, {params[0]["name"]: bound[0]}, g, limit, path, measure,
+                        within=bool(_WITHIN.search(q)), score=scores.get(tool, 0.0) - len(path))
+            plans.append(plan)
+        if not plans:
+            return []
+        self.query = max(plans, key=lambda p: p.score)
+        ctx.event("compose_limit", tool=self.query.tool, group=self.query.group, limit=self.query.limit,
+                  path=[h.tool for h in self.query.path], measure=self.query.measure)
+        return [Call(tool=self.query.tool, params=self.query.params, level="high")]
+
+    def _path(self, ctx: RunContext, words: tuple[str, ...], column: str, used: set[str],
+              limit: tuple[str | None, str], depth: int = 0, *, count: bool) -> tuple[list[Hop], str | None] | None:
+        """Hops from ``column`` to the amounts the words name: a number column (summed); with ``count``, a tool whose
+        rows they name (counted: "more enrolments"). The words naming the compared things are left out."""
+        if depth >= 2:
+            return None
+        for hop in _joinable(ctx, column, used):
+            spec = ctx.tools[hop.tool]
+            nums = [c for c in _numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
+            named = _best_named(words, nums)
+            if named and not count:
+                return [hop], named[0]
+            if count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):
+                return [hop], None  # "more enrolments than seats": the enrolments counted
+            for col in (c for c in _cols(spec, ("string",)) if c != hop.key):
+                deeper = self._path(ctx, words, col, used | {hop.tool}, limit, depth + 1, count=count)
+                if deeper is not None:
+                    return [hop, *deeper[0]], deeper[1]
+        return None
+
+    # --- replanning: one hop per round ----------------------------------------------------------------------------------
+    async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        p = self.query
+        if p is None:
+            return []
+        steps = [(h, i) for i, h in enumerate(p.path)]
+        calls = []
+        if self.sent == 0 and p.limit[0] is not None and all(h.tool != p.limit[0] for h in p.path):
+            hop = next(h for h in _joinable(ctx, p.group, {p.tool}) if h.tool == p.limit[0])
+            calls.append(self._call(ctx, p.tool, hop))
+        if self.sent < len(steps):
+            hop, i = steps[self.sent]
+            prev = p.tool if i == 0 else p.path[i - 1].tool
+            calls.append(self._call(ctx, prev, hop))
+            self.sent += 1
+        return [c for c in calls if c is not None]
+
+    def _call(self, ctx: RunContext, prev_tool: str, hop: Hop) -> Call | None:
+        view = next((v for v in ctx.predicates.values() if v.tool == prev_tool), None)
+        if view is None or view.cardinality == 0:
+            return None
+        form: dict[str, Any] = {"each": f"{view.name}.{hop.column}"}
+        if prev_tool == self.query.tool:
+            where = {c: self.query.params[p] for c, p in view.param_columns.items() if p in self.query.params}
+            if where:
+                form["where"] = where
+        return Call(tool=hop.tool, params={hop.param: form}, level="high")
+
+    # --- synthesis --------------------------------------------------------------------------------------------------
+    async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
+        p = self.query
+        if p is None or self.done:
+            return []
+        tools = [p.tool, *(h.tool for h in p.path)] + ([p.limit[0]] if p.limit[0] else [])
+        views = {t: next((v for v in ctx.predicates.values() if v.tool == t), None) for t in tools}
+        if any(v is None for v in views.values()):
+            return []  # more hops to come
+        self.done = True
+        from vadaorchestra.datalog.printer import format_const
+
+        fr = frame.of(ctx)
+        taken: set[str] = set()
+        names: dict[tuple[str, str], str] = {}
+        for t in dict.fromkeys(tools):
+            for c in views[t].columns:
+                names[(t, c)] = _var(c, taken)
+        anchor = views[p.tool]
+        consts: dict[tuple[str, str], str] = {(p.tool, c): format_const(p.params[prm])
+                                              for c, prm in anchor.param_columns.items() if prm in p.params}
+        prev = p.tool
+        for hop in p.path:  # each hop's key is the previous step's column
+            names[(hop.tool, hop.key)] = names[(prev, hop.column)]
+            prev = hop.tool
+        if p.limit[0]:
+            hop = next(h for h in _joinable(ctx, p.group, {p.tool}) if h.tool == p.limit[0])
+            names[(hop.tool, hop.key)] = names[(p.tool, p.group)]
+        # every value the question names restricts the amounts where a column of the path holds it
+        for e in fr.entities:
+            for hop in p.path:
+                v = views[hop.tool]
+                for col in (c for c in v.typed("string") if c not in v.param_columns):
+                    if await probe.matching(v.name, col, e.value) > 0:
+                        consts[(hop.tool, col)] = format_const(e.value)
+
+        def atom(t: str) -> str:
+            v = views[t]
+            return f"{v.name}({', '.join(consts.get((t, c), names[(t, c)]) for c in v.columns)})"
+
+        path_tools = [p.tool, *(h.tool for h in p.path)]
+        head_keys = [(t, c) for t in path_tools for c in views[t].columns if (t, c) not in consts]
+        head_vars = list(dict.fromkeys(names[k] for k in head_keys))
+        label: dict[str, tuple[str, str]] = {}  # variable -> (column name, type), the first column it stands for
+        for t in path_tools:
+            for c in views[t].schema:
+                var = names[(t, c["name"])]
+                if var not in label and c["name"] not in {x for x, _ in label.values()}:
+                    label[var] = (c["name"], c["type"])
+                label.setdefault(var, (f"{views[t].name}_{c['name']}", c["type"]))
+        slug = re.sub(r"\W+", "_", str(next(iter(p.params.values()))).lower()).strip("_")[:30]
+        rows = f"{anchor.name}_{slug}_amounts"
+        maps = " ".join(f'@mapping("{rows}", {i}, "{label[v][0]}", "{label[v][1]}").' for i, v in enumerate(head_vars))
+        body = ", ".join(atom(t) for t in path_tools)
+        g = names[(p.tool, p.group)]
+        last = p.path[-1].tool
+        amount = f"sum({names[(last, p.measure)]})" if p.measure else "count()"
+        per, check = f"{rows}_per_{p.group}", f"{rows}_{p.group}_{'within' if p.within else 'over'}_limit"
+        lim_tool, lim_col = p.limit
+        lim_atom = atom(lim_tool or p.tool)
+        lim = names[(lim_tool or p.tool, lim_col)]
+        op = "<=" if p.within else ">"
+        what = _words(p.measure) if p.measure else f"{_words(views[last].name)} facts"
+        out = [
+            RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
+                         output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
+            RuleProposal(program=f'@output("{per}"). @mapping("{per}", 0, "{p.group}", "string"). '
+                                 f'@mapping("{per}", 1, "amount", "float").\n'
+                                 f'{per}({g}, S) :- {rows}({", ".join(head_vars)}), S = {amount}.',
+                         output=per, purpose=f"aggregate: {what} per {p.group}"),
+            RuleProposal(program=f'@output("{check}"). @mapping("{check}", 0, "{p.group}", "string"). '
+                                 f'@mapping("{check}", 1, "amount", "float"). @mapping("{check}", 2, "{lim_col}", '
+                                 f'"float").\n{check}({g}, S, {lim}) :- {per}({g}, S), {lim_atom}, S {op} {lim}.',
+                         output=check, purpose=f"threshold check: {what} per {p.group} against {lim_col}",
+                         kind="threshold_check"),
+        ]
+        self.output, self.answer_column = check, p.group
+        self.what = (f"{_words(p.group)} for {', '.join(map(str, p.params.values()))} whose {what} "
+                     f"{'stays within' if p.within else 'exceeds'} its {_words(lim_col)}")
+        return out
+
+    def answer(self, ctx: RunContext) -> str | None:
+        if self.output is None:
+            return None
+        view = ctx.predicates.get(self.output)
+        if view is None:
+            raise ComposeError(f"the threshold check {self.output} did not run")
+        values = sorted({f[self.answer_column] for f in view.facts}, key=str)
+        ctx.answer_values = values
+        return f"{self.what}: {'; '.join(map(str, values)) if values else 'none'}."
