@@ -192,3 +192,21 @@ def test_a_refused_answer_ends_the_run_with_exit_code_2_and_the_trace_written(tm
     assert res.exit_code == 2, res.output
     assert "could not answer: " in res.output and "answer verified" not in res.output
     assert trace.is_file() and "% [LI 1]" in trace.read_text()
+
+
+def test_a_count_answered_with_names_and_a_list_that_names_its_own_subject_are_refused():
+    # "Count the Echocardiogram claims ..." once answered with the claims' ids, verified (no noun after "how many")
+    ctx = _orders_ctx("Count the orders of Acme Motors.", 'o(O) :- order("Acme Motors", _, O, _).', "o")
+    ctx.answer_values = ["PO-0001", "PO-0002"]
+    assert "the question asks how many, and the answer gives no number (PO-0001, PO-0002)" in \
+        check_question("PO-0001, PO-0002", ctx, ["Acme Motors"])
+    # "Which subsidiaries does X own ...?" answered with X among them, when the tool relates X to itself: the tool's
+    # convention, not the question's
+    ctx = _orders_ctx("Which suppliers does Acme Motors buy from?", 's(S) :- order("Acme Motors", S, _, _).', "s")
+    ctx.answer_values = ["Acme Motors", "Emerald Plastics"]
+    assert not any("the entity the question asks about" in p  # no fact relates it to itself
+                   for p in check_question("Acme Motors; Emerald Plastics", ctx, ["Acme Motors"]))
+    ctx.predicates["order"].facts = [{"buyer": "Acme Motors", "supplier": "Acme Motors", "order_id": "PO-1",
+                                      "amount": 1.0}]
+    assert any("the answer lists 'Acme Motors', the entity the question asks about" in p
+               for p in check_question("Acme Motors; Emerald Plastics", ctx, ["Acme Motors"]))

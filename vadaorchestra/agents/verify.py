@@ -112,6 +112,7 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
     """Numbers and entities of the answer that no retrieved fact supports (empty when grounded)."""
     numbers, strings = _facts_values(ctx)
     numbers += [float(v.cardinality) for v in ctx.predicates.values()]  # how many facts: what coverage statements cite
+    numbers += [c.value for c in frame.of(ctx).conditions]  # a condition of the question, restated ("above 4.0")
     problems = []
     for m, target, shown, suffix, tolerance in _answer_numbers(answer, strings, ctx.question):
         if not any(_supports(v, target, shown, suffix, tolerance) for v in numbers):
@@ -273,11 +274,15 @@ def _aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str
                 cols = view.columns if view is not None else []
                 for i, t in enumerate(lit.args):
                     if isinstance(t, A.Var) and t.name in names and i < len(cols):
-                        tool = ctx.tools.get(view.tool or "") or {}
                         others = [c for c in cols if c != cols[i] and c not in view.param_columns]
                         # a synthesized predicate's name is no description: only a tool's words speak of what it holds
-                        words = (_words(lit.pred) | _words(tool.get("name", "")) | _words(tool.get("description", ""))
-                                 if tool else set())
+                        # (those of the tools it was derived from, for a synthesized one)
+                        words = set()
+                        for pred in _derived_from(ctx, lit.pred):
+                            tool = ctx.tools.get((ctx.predicates.get(pred) or view).tool or "") or {}
+                            if tool:
+                                words |= _words(pred) | _words(tool.get("name", "")) | \
+                                    _words(tool.get("description", ""))
                         out.append((agg.value.func, lit.pred, cols[i], others, words))
                         found = True
             if not found:
@@ -298,9 +303,8 @@ def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[
     return any(word_match(n, w) for n in noun for w in words)
 
 
-def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> bool:
-    """Whether a count over ``pred`` leaves out a column named like the noun that the facts it counts were derived
-    from ("Count the hubs …" counted as the countries of the reachable hubs, reachable_hub.hub left behind)."""
+def _derived_from(ctx: RunContext, pred: str) -> set[str]:
+    """``pred`` and every predicate the synthesized rules derived it from."""
     read, todo = set(), [pred]
     rules = [r for s in ctx.synthesized for r in _rules(s.program)]
     while todo:
@@ -310,6 +314,13 @@ def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> boo
         read.add(p)
         todo += [lit.pred for r in rules if any(h.pred == p for h in r.head) for lit in r.body
                  if isinstance(lit, A.Atom)]
+    return read
+
+
+def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> bool:
+    """Whether a count over ``pred`` leaves out a column named like the noun that the facts it counts were derived
+    from ("Count the hubs …" counted as the countries of the reachable hubs, reachable_hub.hub left behind)."""
+    read = _derived_from(ctx, pred)
     named = [c for q in read if (v := ctx.predicates.get(q)) is not None for c in v.columns
              if c not in v.param_columns and frame.asked_columns(tuple(noun), [c])]
     return bool(named) and not frame.asked_columns(tuple(noun), [column])
@@ -425,8 +436,22 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     values = ctx.answer_values
     if values and fr.who and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
-    if values is not None and fr.kind in ("lookup", "list", "extreme"):
+    if values and fr.count and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        problems.append(f"the question asks how many, and the answer gives no number ({', '.join(map(str, values[:3]))})")
+    if values is not None and fr.kind in ("lookup", "list", "extreme") and not (fr.who and fr.extreme):
+        # ("Which hub has the largest daily capacity?" names the measure, and asks for the thing at its top)
         problems += _asked_column(ctx, fr, values)
+    if values and fr.kind == "list":
+        # "Which subsidiaries does X own?" answered with X among them: whether the thing asked about counts as one of
+        # its own relations is the tool's convention, not something the question says
+        # a tool's fact relating a parameter's value to itself (operator_group: Continental -> Continental)
+        itself = [v for v in values if isinstance(v, str) and any(
+            str(f.get(p)).lower() == v.lower() and any(str(x).lower() == v.lower() for c, x in f.items()
+                                                       if c not in view.param_columns)
+            for view in ctx.answer_predicates() if view.tool for f in view.facts for p in view.param_columns)]
+        if itself:
+            problems.append(f"not checked: the answer lists {itself[0]!r}, the entity the question asks about, among "
+                            f"its own {' '.join(fr.asks_for) or 'results'}")
     if fr.extreme:
         single = f"the question asks for the single {'highest' if fr.extreme == 'max' else 'lowest'} one"
         if values is None:
