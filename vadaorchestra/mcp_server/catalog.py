@@ -32,6 +32,7 @@ ROLES = {
     "limit_ratio": "a limit written as a ratio of the base column (0.10 of net assets)",
     "group": "the group an entity belongs to (its ultimate parent, the zone it lies in)",
     "date": "a date or a period",
+    "level": "how many steps along a chain a fact is (1: a direct relation)",
 }
 
 
