@@ -123,9 +123,14 @@ class Workspace:
 
     @contextmanager
     def _locked(self, names) -> Iterator[None]:
-        """Serialize writers of the same predicates (case-insensitively, as DuckDB names tables)."""
+        """Serialize writers of the same predicates (case-insensitively, as DuckDB names tables).
+
+        The locks are keyed by the lower-cased name and taken in sorted order of those keys: two names that differ
+        only in case are one lock, taken once (a non-reentrant lock taken twice hangs the thread forever), and two
+        calls that write overlapping names take their common locks in the same order (no deadlock between them)."""
+        keys = sorted({n.lower() for n in names})
         with self._guard:
-            locks = [self._locks.setdefault(n.lower(), threading.Lock()) for n in sorted(set(names))]
+            locks = [self._locks.setdefault(k, threading.Lock()) for k in keys]
         with ExitStack() as stack:
             for lock in locks:
                 stack.enter_context(lock)
