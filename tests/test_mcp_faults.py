@@ -5,13 +5,19 @@ Every wait is bounded: a call that hangs fails the test at its deadline instead 
 
 from __future__ import annotations
 
+import functools
 import threading
+import time
 
 import anyio
 import pytest
+from mcp import types
+from mcp.shared.exceptions import McpError
 from mcp_helpers import client, err, ok
 
-from vadaorchestra.errors import VadaError
+from vadaorchestra.datalog.limits import Budget
+from vadaorchestra.errors import Cancelled, LimitExceeded, VadaError
+from vadaorchestra.mcp_server.server import ReasoningServer
 from vadaorchestra.mcp_server.workspace import Workspace
 
 DEADLINE = 20.0  # seconds any single call may take here before the test calls it hung
@@ -71,3 +77,151 @@ async def test_two_sessions_defining_the_same_names_concurrently_each_get_their_
             for v in range(4):
                 tg.start_soon(session, v, out)
     assert out == {v: [[{"c0": v}]] * 3 for v in range(4)}
+
+
+# --- bounded work -------------------------------------------------------------------------------------------------------
+FACTS = " ".join(f"c({i})." for i in range(100))  # 100 facts: a 4-way join of them has 10^8 rows
+RUNAWAY = {
+    "doubling strings": 's("ab"). s(Y) :- s(X), Y = X + X.',
+    "runaway recursion": "n(0). n(Y) :- n(X), Y = X + 1.",
+    "exploding join": FACTS + " p(A, B, C, D) :- c(A), c(B), c(C), c(D).",
+}
+LIMIT = 1.0  # seconds per call in these tests
+
+
+def timed(fn):
+    start = time.monotonic()
+    (result,) = run_threads(fn)
+    return result, time.monotonic() - start
+
+
+@pytest.mark.parametrize("name", RUNAWAY)
+def test_a_runaway_program_ends_with_a_limit_error_naming_its_rule_and_leaves_the_workspace_unchanged(catalog, name):
+    with Workspace(catalog, time_limit=LIMIT, memory_limit=128 << 20, max_rounds=10**6) as ws:
+        ws.run_program("keep(X) :- X = 1.")
+        result, took = timed(lambda: ws.run_program(RUNAWAY[name]))
+        assert isinstance(result, LimitExceeded), result
+        assert result.limit in ("time", "memory") and "nothing" in str(result)
+        assert "rule for" in str(result), str(result)  # the rule that was running
+        assert took < LIMIT + 5
+        assert set(ws.predicates()) == {"keep"}
+        assert ws.run_program("after(X) :- keep(X).")["cardinality"] == 1  # the workspace still serves
+
+
+def test_a_rule_deriving_more_facts_than_the_row_limit_is_stopped_by_name(catalog):
+    with Workspace(catalog, max_rows=1000) as ws:
+        with pytest.raises(LimitExceeded) as caught:
+            ws.run_program(FACTS + "\npair(A, B) :- c(A), c(B).")
+        assert caught.value.limit == "rows"
+        assert "'pair' holds 10000 facts, more than the 1000" in str(caught.value)
+        assert "<program>:2:1" in str(caught.value)
+        assert ws.predicates() == {}
+
+
+def test_doubling_strings_stop_at_the_memory_limit_when_time_is_left(catalog):
+    with Workspace(catalog, time_limit=30, memory_limit=64 << 20, max_rounds=10**6) as ws:
+        result, took = timed(lambda: ws.run_program(RUNAWAY["doubling strings"]))
+        assert isinstance(result, LimitExceeded) and result.limit == "memory", result
+        assert "memory limit exceeded" in str(result) and "rule for s" in str(result)
+        assert ws.predicates() == {}
+
+
+def test_the_memory_limit_is_the_databases_own(catalog):
+    with Workspace(catalog, memory_limit=100 << 20) as ws, ws.con.cursor() as cur:
+        assert cur.execute("SELECT current_setting('memory_limit')").fetchone()[0] in ("100.0 MiB", "104.8 MB")
+
+
+def test_a_cancelled_run_program_stops_and_leaves_no_predicate_behind(catalog):
+    with Workspace(catalog, time_limit=60) as ws:
+        budget = Budget(60)
+        threading.Timer(0.3, budget.cancel).start()
+
+        def call():
+            with ws.bounded(budget):
+                return ws.run_program(RUNAWAY["exploding join"])
+
+        result, took = timed(call)
+        assert isinstance(result, Cancelled), result
+        assert took < 5
+        assert ws.predicates() == {}
+
+
+def test_closing_a_workspace_cancels_its_running_call(catalog):
+    ws = Workspace(catalog, time_limit=60)
+    closing = threading.Timer(0.3, ws.remove)
+    closing.start()
+    result, took = timed(lambda: ws.run_program(RUNAWAY["exploding join"]))
+    closing.join(DEADLINE)
+    assert isinstance(result, Cancelled), result
+    assert took < 10
+    assert not ws.path.exists()
+
+
+@pytest.mark.anyio
+async def test_a_limit_reaches_the_client_as_an_error_naming_the_limit_and_the_rule(catalog, tmp_path):
+    with ReasoningServer(catalog, workspace_dir=tmp_path, time_limit=LIMIT, max_rows=500) as srv:
+        async with client(srv) as c:
+            with anyio.fail_after(DEADLINE):
+                slow = await err(c, "run_program", program=RUNAWAY["exploding join"])
+                rows = await err(c, "run_program", program=FACTS + "\npair(A, B) :- c(A), c(B).")
+                card = await err(c, "get_cardinality", predicate="p")
+        assert "time limit exceeded" in slow and "rule for p" in slow
+        assert "row limit exceeded" in rows and "<program>:2:1" in rows
+        assert "unknown predicate 'p'" in card
+
+
+@pytest.mark.anyio
+async def test_a_call_the_client_cancels_is_interrupted_and_commits_nothing(catalog, tmp_path):
+    with ReasoningServer(catalog, workspace_dir=tmp_path, time_limit=60) as srv:
+        async with client(srv) as c:
+            await ok(c, "run_program", program="keep(X) :- X = 1.")
+            request_id = c._request_id  # the id the next request gets
+            with anyio.fail_after(DEADLINE):
+                async with anyio.create_task_group() as tg:
+                    async def runaway():
+                        with pytest.raises(McpError, match="cancelled"):
+                            await c.call_tool("run_program", {"program": RUNAWAY["exploding join"]})
+
+                    tg.start_soon(runaway)
+                    await anyio.sleep(0.5)
+                    await c.send_notification(types.ClientNotification(types.CancelledNotification(
+                        params=types.CancelledNotificationParams(requestId=request_id, reason="test"))))
+                start = time.monotonic()
+                while srv.sessions.in_flight() and time.monotonic() - start < DEADLINE:
+                    await anyio.sleep(0.05)
+            assert srv.sessions.in_flight() == 0
+            listed = await ok(c, "get_cardinality", predicate="keep")
+            assert "unknown predicate 'p'" in await err(c, "get_cardinality", predicate="p")
+        assert listed["cardinality"] == 1
+
+
+@pytest.mark.anyio
+async def test_a_call_over_the_bound_of_calls_in_flight_gets_a_quick_server_busy(catalog, tmp_path):
+    with ReasoningServer(catalog, workspace_dir=tmp_path, time_limit=3, max_calls=1) as srv:
+        async with client(srv) as c, client(srv) as other:
+            with anyio.fail_after(DEADLINE):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(functools.partial(c.call_tool, "run_program",
+                                                    {"program": RUNAWAY["exploding join"]}))
+                    while not srv.sessions.in_flight():
+                        await anyio.sleep(0.01)
+                    start = time.monotonic()
+                    busy = await err(other, "get_cardinality", predicate="x")
+                    quick = time.monotonic() - start
+                    tg.cancel_scope.cancel()
+        assert "server busy" in busy and quick < 2
+
+
+@pytest.mark.anyio
+async def test_health_answers_503_while_a_call_is_stuck_past_its_time_limit(catalog, tmp_path):
+    import httpx
+
+    with ReasoningServer(catalog, workspace_dir=tmp_path, time_limit=0.01) as srv:
+        app = srv.http_app()
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as http:
+            assert (await http.get("/health")).status_code == 200
+            budget = srv.sessions.admit()
+            await anyio.sleep(0.05)
+            assert srv.sessions.stuck(grace=0) == 1
+            srv.sessions.leave(budget)
+            assert (await http.get("/health")).json()["status"] == "ok"

@@ -45,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -53,6 +54,9 @@ from vadaorchestra.datalog import sql as S
 from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, _Run
 from vadaorchestra.datalog.validator import Analysis, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, EngineError
+
+if TYPE_CHECKING:
+    from vadaorchestra.datalog.limits import Budget
 
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_MEMORY = 8 << 30
@@ -95,13 +99,14 @@ class SouffleEngine(DuckDBEngine):
                  timeout: float | None = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY,
                  cache_dir: str | Path | None = None, souffle: str | None = None, jobs: int = 1,
                  fallback: bool = True, layers: int = DEFAULT_LAYERS, rounds: str = "duckdb",
-                 stats: dict | None = None):
+                 stats: dict | None = None, budget: Budget | None = None, max_rows: int | None = None):
         if mode not in ("interpreted", "compiled"):
             raise EngineError(f"unknown Soufflé mode {mode!r} (modes: interpreted, compiled)")
         if rounds not in ROUNDS:
             raise EngineError(f"unknown rounds {rounds!r} (who runs the rounds of a stratum: {', '.join(ROUNDS)})")
         self.rounds = rounds
-        super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress)
+        super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress,
+                         budget=budget, max_rows=max_rows)
         self.mode = mode
         self.timeout = timeout
         self.memory_limit = memory_limit
