@@ -83,8 +83,11 @@ class Sessions:
                  memory_limit: int | None = None, max_rows: int | None = MAX_ROWS, max_calls: int = MAX_CALLS):
         self.catalog = catalog
         self._own_folder = folder is None
-        self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="vada-sessions-"))
+        self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix=SESSIONS_PREFIX))
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._owner = _own(self.folder) if self._own_folder else None
+        if not keep:
+            sweep(self.folder, Path(tempfile.gettempdir()))
         self.options = {"engine": engine, "preview": preview, "max_rounds": max_rounds,
                         "engine_options": dict(engine_options or {}), "time_limit": time_limit,
                         "memory_limit": memory_limit, "max_rows": max_rows}
@@ -121,11 +124,19 @@ class Sessions:
         with self._lock:
             return len(self._running)
 
+    def interrupt(self) -> None:
+        """Cancel every running call (the server is shutting down): their queries stop and roll back."""
+        with self._lock:
+            running = list(self._running)
+        for budget in running:
+            budget.cancel()
+
     def get(self, scope: Any) -> Workspace:
         with self._lock:
             ws = self._by_scope.get(id(scope))
             if ws is None:
                 path = self.folder / f"session-{uuid.uuid4().hex[:12]}.duckdb"
+                _LIVE.add(str(path))
                 ws = Workspace(self.catalog, path, **self.options)
                 self._by_scope[id(scope)] = ws
             return ws
@@ -150,6 +161,9 @@ class Sessions:
             ws.close() if self.keep else ws.remove()
         if self._own_folder and not self.keep:
             shutil.rmtree(self.folder, ignore_errors=True)
+        if self._owner is not None:
+            self._owner.close()
+            self._owner = None
 
 
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
@@ -161,6 +175,57 @@ def transport_security(allowed_hosts: list[str]) -> TransportSecuritySettings:
     hosts = LOOPBACK_HOSTS + [h for h in allowed_hosts if h not in LOOPBACK_HOSTS]
     origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+SESSIONS_PREFIX = "vada-sessions-"
+OWNER = ".owner"  # in a server's own temporary folder, locked (flock) while the server lives
+_LIVE: set[str] = set()  # workspace files this process made (DuckDB does not lock a file against its own process)
+
+
+def _own(folder: Path):
+    """Lock the owner file of a folder the server made, for its lifetime: the next servers leave the folder alone."""
+    import fcntl
+
+    fh = open(folder / OWNER, "w")  # noqa: SIM115 - held open (and locked) until the sessions close
+    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fh
+
+
+def sweep(folder: Path, tmp: Path | None = None) -> list[Path]:
+    """Remove the workspace files in ``folder`` that no live server holds (DuckDB locks an open database file), and
+    the temporary session folders under ``tmp`` whose server died (their owner file is not locked); return what
+    was removed. What a server killed with SIGKILL left behind goes at the next start."""
+    import fcntl
+
+    import duckdb
+
+    removed: list[Path] = []
+    for db in sorted(folder.glob("session-*.duckdb")):
+        if str(db) in _LIVE:
+            continue
+        try:
+            duckdb.connect(str(db)).close()  # fails while another process has it open
+        except duckdb.Error as exc:
+            if "lock" in str(exc).lower():
+                continue
+        removed.append(db)
+        db.unlink(missing_ok=True)
+    for stray in [*folder.glob("session-*.duckdb.wal"), *folder.glob("session-*.duckdb.tmp")]:
+        db = stray.with_suffix("")
+        if not db.exists():
+            removed.append(stray)
+            shutil.rmtree(stray, ignore_errors=True) if stray.is_dir() else stray.unlink(missing_ok=True)
+    for other in sorted(tmp.glob(SESSIONS_PREFIX + "*")) if tmp is not None else []:
+        if other == folder or not (other / OWNER).exists():
+            continue
+        try:
+            with open(other / OWNER) as fh:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # its server lives
+        removed.append(other)
+        shutil.rmtree(other, ignore_errors=True)
+    return removed
 
 
 class BearerToken:
@@ -331,7 +396,8 @@ def _catalog_tool(sessions: Sessions, spec: ToolSpec) -> Callable[..., Any]:
     parameters = [inspect.Parameter("vo_context__", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
     annotations: dict[str, Any] = {"vo_context__": Context, "return": dict[str, Any]}
     for p in spec.params:
-        scalar = Annotated[PY_TYPES[p.type], Field(strict=p.type != "float")]
+        scalar = (Annotated[float, Field(allow_inf_nan=False)] if p.type == "float"
+                  else Annotated[PY_TYPES[p.type], Field(strict=True)])
         typ = Annotated[scalar | dict[str, Any], Field(description=f"{p.description}; or, to run the tool for every "
                                                                    f"row of a predicate, {EACH_FORM}")]
         parameters.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=typ))
@@ -417,7 +483,8 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
         filter_value: Annotated[str | int | float | bool | None, Field(description="Value filter_attr must equal")] = None,
         threshold_attr: Annotated[str | None, Field(description="Numeric attribute compared with threshold_value")] = None,
         threshold_op: Annotated[str | None, Field(description=f"One of {' '.join(THRESHOLD_OPS)}")] = None,
-        threshold_value: Annotated[float | None, Field(description="Number threshold_attr is compared with")] = None,
+        threshold_value: Annotated[float | None, Field(description="Number threshold_attr is compared with",
+                                                       allow_inf_nan=False)] = None,
     ) -> dict[str, Any]:
         """The top k facts of a materialized predicate ordered by an attribute, optionally filtered by an equality
         and a numeric threshold; also how many facts match in all."""
