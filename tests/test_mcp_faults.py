@@ -15,8 +15,10 @@ from mcp import types
 from mcp.shared.exceptions import McpError
 from mcp_helpers import client, err, ok
 
+from vadaorchestra.datalog.api import bind_params
 from vadaorchestra.datalog.limits import Budget
-from vadaorchestra.errors import Cancelled, LimitExceeded, VadaError
+from vadaorchestra.datalog.parser import parse
+from vadaorchestra.errors import Cancelled, DatalogSyntaxError, LimitExceeded, VadaError
 from vadaorchestra.mcp_server.server import ReasoningServer
 from vadaorchestra.mcp_server.workspace import Workspace
 
@@ -225,3 +227,42 @@ async def test_health_answers_503_while_a_call_is_stuck_past_its_time_limit(cata
             assert srv.sessions.stuck(grace=0) == 1
             srv.sessions.leave(budget)
             assert (await http.get("/health")).json()["status"] == "ok"
+
+
+# --- messages -----------------------------------------------------------------------------------------------------------
+def test_a_sum_of_500_terms_fails_with_a_located_expression_too_deep_and_one_of_200_runs(catalog):
+    deep = "x(1).\ns(Y) :- x(X), Y = " + " + ".join(["X"] * 500) + "."
+    with Workspace(catalog) as ws:
+        with pytest.raises(DatalogSyntaxError) as caught:
+            ws.validate_program(deep)
+        assert "<program>:2:15: error: expression too deep" in caught.value.render()
+        shallow = "x(1).\ns(Y) :- x(X), Y = " + " + ".join(["X"] * 200) + "."
+        assert ws.run_program(shallow)["preview"] == [{"c0": 200}]
+
+
+@pytest.mark.anyio
+async def test_a_deep_expression_reaches_the_client_as_a_located_error(server):
+    async with client(server) as c:
+        text = await err(c, "run_program", program="s(Y) :- Y = " + " - ".join(["1"] * 1000) + ".")
+    assert "expression too deep" in text and "Traceback" not in text and "recursion" not in text
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_a_threshold_that_is_not_a_finite_number_is_refused_as_such(catalog, value):
+    with Workspace(catalog) as ws:
+        ws.run_program("amounts(A) :- A = 1.5.")
+        with pytest.raises(VadaError, match="threshold_value is not a finite number"):
+            ws.top_k("amounts", threshold_attr="c0", threshold_op=">", threshold_value=value)
+        with pytest.raises(VadaError, match="filter_value is not a finite number"):
+            ws.top_k("amounts", filter_attr="c0", filter_value=value)
+        with pytest.raises(VadaError, match="parameter 'min_amount' is not a finite number"):
+            bind_params(parse('@param("min_amount", "float", "x"). p($min_amount).'), {"min_amount": value})
+
+
+@pytest.mark.anyio
+async def test_a_non_finite_threshold_sent_over_mcp_is_not_reported_as_merely_missing(server):
+    async with client(server) as c:
+        await ok(c, "run_program", program="amounts(A) :- A = 1.5.")
+        text = await err(c, "get_top_k", predicate="amounts", threshold_attr="c0", threshold_op=">",
+                         threshold_value=float("inf"))  # the client's JSON sends it as null
+    assert "threshold_value is missing (or was a number that is not finite" in text

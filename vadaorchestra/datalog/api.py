@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import csv
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,8 @@ def _coerce(name: str, value: Any, typ: str | None):
         raise ValidationError(f"parameter {name!r}: unsupported value {value!r}")
     from vadaorchestra.datalog.types import fits
 
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(f"parameter {name!r} is not a finite number (got {value!r})")
     if not fits(value, typ):
         raise ValidationError(f"parameter {name!r} must be a {typ}, got {value!r}")
     return float(value) if typ == "float" else value

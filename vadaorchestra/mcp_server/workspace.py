@@ -370,12 +370,14 @@ class Workspace:
         if filter_attr is not None:
             i = self._column(pred, cols, filter_attr, "filter_attr")
             if filter_value is None:
-                raise WorkspaceError("filter_attr needs a filter_value")
+                raise WorkspaceError(f"filter_attr needs a filter_value, and filter_value is missing{NOT_FINITE_HINT}")
             where.append(f"{quote_ident(cols[i])} = ${len(args) + 1}")
             args.append(_typed(filter_value, types[i], "filter_value"))
         elif filter_value is not None:
             raise WorkspaceError("filter_value needs a filter_attr")
         if threshold_attr is not None or threshold_op is not None or threshold_value is not None:
+            if threshold_attr is not None and threshold_op is not None and threshold_value is None:
+                raise WorkspaceError(f"threshold_value is missing{NOT_FINITE_HINT}")
             if threshold_attr is None or threshold_op is None or threshold_value is None:
                 raise WorkspaceError("a threshold needs threshold_attr, threshold_op and threshold_value together")
             i = self._column(pred, cols, threshold_attr, "threshold_attr")
@@ -596,7 +598,13 @@ def _records(cols, rows) -> list[dict[str, Any]]:
 EACH_HINT = ' (each also as {"each": "predicate.column", "where": {...}}, to run for every row of a predicate)'
 
 
+NOT_FINITE_HINT = (" (or was a number that is not finite: JSON has no inf or NaN, and clients send them as null; "
+                   "give a finite number)")
+
+
 def _typed(value: Any, typ: str, what: str) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise WorkspaceError(f"{what} is not a finite number (got {value!r})")
     if not fits(value, typ):
         raise WorkspaceError(f"{what} must be a {'number' if typ == 'float' else typ} here, got {value!r}")
     return value
