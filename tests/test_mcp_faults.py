@@ -266,3 +266,42 @@ async def test_a_non_finite_threshold_sent_over_mcp_is_not_reported_as_merely_mi
         text = await err(c, "get_top_k", predicate="amounts", threshold_attr="c0", threshold_op=">",
                          threshold_value=float("inf"))  # the client's JSON sends it as null
     assert "threshold_value is missing (or was a number that is not finite" in text
+
+
+# --- lifecycle ----------------------------------------------------------------------------------------------------------
+def test_the_start_up_sweep_removes_only_what_no_live_server_holds(tmp_path):
+    import subprocess
+    import sys
+
+    import duckdb
+
+    from vadaorchestra.mcp_server.server import _own, sweep
+
+    folder, tmp = tmp_path / "ws", tmp_path / "tmp"
+    folder.mkdir()
+    tmp.mkdir()
+    duckdb.connect(str(folder / "session-dead.duckdb")).close()  # a killed server's
+    (folder / "session-gone.duckdb.wal").write_text("")  # a WAL whose database is gone
+    (folder / "notes.txt").write_text("not ours")
+    live = folder / "session-live.duckdb"
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+                               "print('open', flush=True); time.sleep(60)", str(live)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        dead_tmp, live_tmp = tmp / "vada-sessions-dead", tmp / "vada-sessions-live"
+        for d in (dead_tmp, live_tmp):
+            d.mkdir()
+            (d / "session-x.duckdb").write_text("")
+        (dead_tmp / ".owner").write_text("")  # nobody holds its lock
+        owner = _own(live_tmp)
+        try:
+            removed = sweep(folder, tmp)
+        finally:
+            owner.close()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert sorted(p.name for p in removed) == ["session-dead.duckdb", "session-gone.duckdb.wal", "vada-sessions-dead"]
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "session-live.duckdb"]
+    assert sorted(p.name for p in tmp.iterdir()) == ["vada-sessions-live"]

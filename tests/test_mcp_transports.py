@@ -275,6 +275,8 @@ def test_http_server_with_a_token_refuses_mcp_requests_without_it_but_not_the_he
     assert names == CATALOG_TOOLS | BUILTIN_TOOLS
     assert not loans.isError, loans.content
     assert "DeepLogic Ltd" in borrowers(loans)
+    warned = "visible in the process list" in (tmp_path / "http-server.log").read_text()
+    assert warned == (given == "--token option")  # the environment variable is the recommended way
 
 
 def test_http_session_workspace_is_removed_once_the_client_ends_the_session(tmp_path):
@@ -385,23 +387,30 @@ def test_http_server_stopped_with_sigterm_removes_the_workspaces_of_sessions_sti
 
 
 # --- safe defaults and a clean lifecycle (issue 23) ---------------------------------------------------------------------
-def refused(options: list[str], env: dict[str, str]) -> str:
-    """Run serve with ``options``; it must exit with status 1 before serving. Returns its stderr."""
-    done = subprocess.run([*SERVE, "--transport", "http", "--port", str(free_port()), *options], env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=DEADLINE)
-    assert done.returncode == 1, (done.stdout, done.stderr)
-    return done.stderr
+def refused(options: list[str], env: dict[str, str | None]) -> str:
+    """Run serve in process with ``options``: it must exit with status 1 before serving. Returns what it printed."""
+    from typer.testing import CliRunner
+
+    from vadaorchestra.cli import app
+
+    done = CliRunner().invoke(app, ["serve", "--catalog", str(CATALOG), "--transport", "http", "--port",
+                                    str(free_port()), *options], env=env)
+    assert done.exit_code == 1, done.output
+    return done.output
 
 
-@pytest.mark.parametrize("given", ["--token option", "VADA_MCP_TOKEN env"])
+@pytest.mark.parametrize("given", ["--token option", "VADA_MCP_TOKEN env", "blank VADA_MCP_TOKEN env"])
 def test_an_empty_token_is_refused_at_start_instead_of_turning_authentication_off(given):
-    options, env = (["--token", ""], server_env()) if given == "--token option" else ([], server_env(VADA_MCP_TOKEN=""))
+    options, env = {"--token option": (["--token", ""], {"VADA_MCP_TOKEN": None}),
+                    "VADA_MCP_TOKEN env": ([], {"VADA_MCP_TOKEN": ""}),
+                    "blank VADA_MCP_TOKEN env": ([], {"VADA_MCP_TOKEN": "  "})}[given]
     assert "the bearer token is empty" in refused(options, env)
 
 
 def test_a_host_beyond_loopback_without_a_token_is_refused_unless_insecure_and_checks_the_host_header(tmp_path):
     # 127.0.0.2 is not one of loopback's names, as 0.0.0.0 is not, but the test still contacts nothing beyond loopback
-    assert "set VADA_MCP_TOKEN, or pass --insecure" in refused(["--host", "127.0.0.2"], server_env())
+    for host in ("0.0.0.0", "127.0.0.2"):
+        assert "set VADA_MCP_TOKEN, or pass --insecure" in refused(["--host", host], {"VADA_MCP_TOKEN": None})
     port = free_port()
     log = tmp_path / "insecure.log"
     with open(log, "wb") as out:
@@ -425,12 +434,6 @@ def test_a_host_beyond_loopback_without_a_token_is_refused_unless_insecure_and_c
         assert own.status_code == 200
     finally:
         stop(proc)
-
-
-def test_a_token_on_the_command_line_is_warned_about(tmp_path):
-    proc, base = start_http_server(tmp_path, ["--token", "secret"], server_env())
-    stop(proc)
-    assert "visible in the process list" in (tmp_path / "http-server.log").read_text()
 
 
 SLOW = " ".join(f"c({i})." for i in range(100)) + " p(A, B, C, D, E) :- c(A), c(B), c(C), c(D), c(E)."
@@ -494,3 +497,26 @@ def test_a_restart_after_sigkill_removes_the_dead_servers_workspace_files(tmp_pa
     with http_server(tmp_path, "--workspaces", str(workspaces)):
         left = [p.name for p in workspaces.iterdir()]
     assert left == []
+
+
+def test_stdio_server_stopped_with_sigterm_during_a_long_query_exits_within_seconds_leaving_no_workspace(tmp_path):
+    workspaces = tmp_path / "ws"
+    client = RawStdio(["--workspaces", str(workspaces), "--time-limit", "60"], server_env(), tmp_path / "stdio.log")
+    try:
+        client.initialize()
+        client.send({"id": 99, "method": "tools/call", "params": {"name": "run_program", "arguments": {"program": SLOW}}})
+        deadline = time.monotonic() + DEADLINE
+        while not list(workspaces.glob("session-*.duckdb")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # the query is running
+        start = time.monotonic()
+        client.proc.send_signal(signal.SIGTERM)
+        try:
+            client.proc.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the stdio server did not stop within {DEADLINE:.0f} s of SIGTERM")
+        took = time.monotonic() - start
+    finally:
+        client.kill()
+    assert took < 5 + 2, f"{took:.1f} s"
+    assert list(workspaces.iterdir()) == []

@@ -213,18 +213,20 @@ def serve(
                                  allowed_hosts=extra_hosts)
     except VadaError as exc:
         _fail(exc)
+    import signal
+
+    def stop(signum, _frame):  # end through the finally below (uvicorn re-raises SIGTERM after its own shutdown)
+        if transport == "stdio":  # asyncio would wait for the thread blocked reading stdin: clean up and go now
+            server.close()
+            os._exit(128 + signum)
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         if transport == "stdio":
             server.mcp.run("stdio")
         else:
-            import signal
-
             import uvicorn
-
-            def stop(signum, _frame):  # uvicorn re-raises SIGTERM after its shutdown: end through the finally below
-                raise SystemExit(128 + signum)
-
-            signal.signal(signal.SIGTERM, stop)
 
             class Server(uvicorn.Server):
                 def handle_exit(self, sig, frame) -> None:  # interrupt running calls first: shutdown waits for them
