@@ -305,3 +305,28 @@ def test_the_start_up_sweep_removes_only_what_no_live_server_holds(tmp_path):
     assert sorted(p.name for p in removed) == ["session-dead.duckdb", "session-gone.duckdb.wal", "vada-sessions-dead"]
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "session-live.duckdb"]
     assert sorted(p.name for p in tmp.iterdir()) == ["vada-sessions-live"]
+
+
+def test_the_souffle_engine_honours_the_budget_and_its_timeout_killing_the_binary(tmp_path):
+    import duckdb
+
+    from vadaorchestra.datalog.api import validate
+    from vadaorchestra.datalog.engines.souffle_engine import SouffleEngine
+
+    fake = tmp_path / "souffle"  # a binary that never finishes: what a runaway program looks like from outside
+    fake.write_text("#!/bin/sh\nsleep 60\n")
+    fake.chmod(0o755)
+    con = duckdb.connect()
+    text = 'e(1, 2). e(2, 3). p(X, Y) :- e(X, Y). p(X, Z) :- p(X, Y), e(Y, Z). @output("p").'
+    analysis = validate(parse(text), connection=con)
+    budget = Budget(None)
+    threading.Timer(0.3, budget.cancel).start()
+    with budget, budget.watch(con):
+        result, took = timed(lambda: SouffleEngine(con, souffle=str(fake), budget=budget, fallback=False)
+                             .evaluate(analysis, collect=["p"]))
+    assert isinstance(result, Cancelled) and "while running Soufflé" in str(result), result
+    assert took < 5
+    result, took = timed(lambda: SouffleEngine(con, souffle=str(fake), timeout=0.5, fallback=False)
+                         .evaluate(analysis, collect=["p"]))
+    assert isinstance(result, LimitExceeded) and result.limit == "time", result
+    assert took < 5
