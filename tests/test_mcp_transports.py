@@ -520,3 +520,28 @@ def test_stdio_server_stopped_with_sigterm_during_a_long_query_exits_within_seco
         client.kill()
     assert took < 5 + 2, f"{took:.1f} s"
     assert list(workspaces.iterdir()) == []
+
+
+def test_an_abandoned_http_session_expires_after_the_idle_timeout_and_sessions_over_the_bound_get_503(tmp_path):
+    workspaces = tmp_path / "ws"
+    proc, base = start_http_server(tmp_path, ["--workspaces", str(workspaces), "--idle-timeout", "1",
+                                              "--max-sessions", "1"], server_env())
+    try:
+        _, loans = run_async(list_and_call_over_http, f"{base}/mcp", None, False)  # never ends its session
+        assert not loans.isError and len(list(workspaces.glob("session-*.duckdb"))) == 1
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
+                           "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
+        accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+        with httpx.Client(trust_env=False, timeout=5.0) as http:
+            over = http.post(f"{base}/mcp", json=init, headers=accept)  # the abandoned session still counts
+        deadline = time.monotonic() + DEADLINE
+        while list(workspaces.glob("session-*.duckdb*")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        expired = list(workspaces.glob("session-*.duckdb*")) == []
+        _, again = run_async(list_and_call_over_http, f"{base}/mcp")
+    finally:
+        stop(proc)
+    assert over.status_code == 503
+    assert expired
+    assert not again.isError
