@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import signal
@@ -83,9 +84,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def rss_mib(pid: int) -> float:
+def rss_mib(pid: int, field: str = "VmRSS") -> float:
+    """The process's resident memory (``VmHWM``: its peak) in MiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -272,10 +274,10 @@ def report(label: str, stats: Stats, seconds: float) -> dict[str, Any]:
 
 
 def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], seed: int = 7,
-         memory_mib: int = 256) -> dict[str, Any]:
+         memory_mib: int = 256, max_calls: int = 16) -> dict[str, Any]:
     """Run the soak; returns the verdict (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="vada-soak-") as tmp:
-        server = Server(Path(tmp), time_limit, max_calls=max(16, 2 * sessions), memory_mib=memory_mib)
+        server = Server(Path(tmp), time_limit, max_calls=max_calls, memory_mib=memory_mib)
         url = f"{server.base}/mcp"
         try:
             anyio.run(run_step, url, 1, min(2.0, seconds / 2), time_limit, seed, False)  # warm-up
@@ -288,21 +290,23 @@ def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], see
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and list(server.workspaces.glob("session-*.duckdb")):
                 time.sleep(0.2)  # sessions are released as their clients end them (abandoned ones: on shutdown)
-            time.sleep(1.0)
+            time.sleep(5.0)  # the allocator gives memory back with some delay
             after = rss_mib(server.proc.pid)
+            peak = rss_mib(server.proc.pid, "VmHWM")
             open_left = len(list(server.workspaces.glob("session-*.duckdb")))
         finally:
             took = server.stop()
         leftovers = sorted(p.name for p in server.workspaces.iterdir()) if server.workspaces.exists() else []
     verdict = {"hung": sum(r["hung"] for r in rows), "leaks": sum(r["leaks"] for r in rows),
                "rss_baseline_mib": round(baseline, 1), "rss_after_mib": round(after, 1),
-               "rss_growth": round(after / baseline - 1, 3), "workspaces_open_after_clients_ended": open_left,
+               "rss_growth": round(after / baseline - 1, 3), "rss_peak_mib": round(peak, 1), "workspaces_open_after_clients_ended": open_left,
                "sigterm_exit_s": round(took, 2), "leftovers": leftovers, "steps": rows}
     print(json.dumps({k: v for k, v in verdict.items() if k != "steps"}), flush=True)
     return verdict
 
 
 def main() -> None:
+    logging.getLogger("mcp.client").setLevel(logging.CRITICAL)  # abandoned sessions log their closed streams
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=32, help="concurrent sessions of the hostile step")
     parser.add_argument("--seconds", type=float, default=60.0, help="duration of each step")
@@ -310,9 +314,10 @@ def main() -> None:
     parser.add_argument("--steps", default="1,8,32", help="session counts to measure, comma-separated; the one "
                                                           "equal to --sessions also sends hostile calls")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--max-calls", type=int, default=16, help="the server's --max-calls (its default: 16)")
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",") if s]
-    verdict = soak(args.sessions, args.seconds, args.time_limit, steps, args.seed)
+    verdict = soak(args.sessions, args.seconds, args.time_limit, steps, args.seed, max_calls=args.max_calls)
     failed = verdict["hung"] or verdict["leaks"] or verdict["leftovers"]
     sys.exit(1 if failed else 0)
 

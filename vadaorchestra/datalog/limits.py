@@ -11,6 +11,7 @@ relation may hold by the engine's ``max_rows``; both report a :class:`~vadaorche
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -23,12 +24,14 @@ REPEAT = 0.05  # seconds between interrupts once a budget has tripped
 class Budget:
     """The time one call may take, and its cancellation; see the module docstring.
 
-    ``with budget:`` starts the clock and stops it (and the interrupts) when the block ends; :meth:`cancel` may be
+    The clock runs from the budget's creation, so that a call that waited for a worker thread has that much less
+    time; ``with budget:`` arms it and stops it (and the interrupts) when the block ends; :meth:`cancel` may be
     called from any thread.
     """
 
     def __init__(self, seconds: float | None = None):
         self.seconds = seconds
+        self.created = time.monotonic()
         self.reason: Literal["time", "cancelled"] | None = None
         self._targets: list[Any] = []
         self._lock = threading.Lock()
@@ -38,7 +41,8 @@ class Budget:
 
     def __enter__(self) -> Budget:
         if self.seconds is not None:
-            self._timer = threading.Timer(self.seconds, self.trip, ("time",))
+            left = max(0.0, self.seconds - (time.monotonic() - self.created))
+            self._timer = threading.Timer(left, self.trip, ("time",))
             self._timer.daemon = True
             self._timer.start()
         return self
