@@ -207,7 +207,11 @@ async def one_session(url: str, number: int, until: float, stats: Stats, limit: 
             else:
                 break  # an abrupt disconnect: see below
         for name in probes:
-            result = await timed_call(session, stats, "reads", "get_top_k", {"predicate": name}, limit)
+            for _attempt in range(20):  # a "server busy" answer is retried: the probe is still there
+                result = await timed_call(session, stats, "reads", "get_top_k", {"predicate": name}, limit)
+                if result is None or not result.isError or "server busy" not in result.content[0].text:
+                    break
+                await anyio.sleep(0.5)
             if result is None or result.isError:
                 stats.leaks.append(f"session {number}: probe {name} is gone")
             elif result.structuredContent["facts"] != [{"c0": number}]:
