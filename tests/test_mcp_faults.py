@@ -330,3 +330,14 @@ def test_the_souffle_engine_honours_the_budget_and_its_timeout_killing_the_binar
                          .evaluate(analysis, collect=["p"]))
     assert isinstance(result, LimitExceeded) and result.limit == "time", result
     assert took < 5
+
+
+def test_explain_runs_under_the_calls_budget_too(catalog):
+    with Workspace(catalog, time_limit=30) as ws:
+        ws.run_program(FACTS + "\npair(A, B) :- c(A), c(B).")
+        assert ws.explain("pair", [1, 2])["status"] == "ok"
+        ws.run_program("later(X) :- X = 1.")  # a write: the next explain evaluates the session again
+        budget = Budget(30)
+        budget.cancel()
+        with pytest.raises(Cancelled), ws.bounded(budget):
+            ws.explain("pair", [1, 2])

@@ -41,7 +41,7 @@ from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.datalog.types import fits
 from vadaorchestra.datalog.validator import Analysis
-from vadaorchestra.errors import Diagnostic, LimitExceeded, VadaError, ValidationError, WorkspaceError
+from vadaorchestra.errors import Cancelled, Diagnostic, LimitExceeded, VadaError, ValidationError, WorkspaceError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
 
 THRESHOLD_OPS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "==": "=", "!=": "<>", "<>": "<>"}
@@ -435,19 +435,27 @@ class Workspace:
         self._schema(pred)
         if not isinstance(values, list | tuple):
             raise WorkspaceError(f"fact must be a list of the values of {pred!r}, got {values!r}")
-        explainer = self._explainer(max_contributions)
-        try:
-            node = explainer.explain(pred, list(values))
-        except NotDerived as exc:
-            return {"status": "not derived", "predicate": pred, "message": str(exc),
-                    "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
-        except VadaError as exc:
-            raise WorkspaceError(str(exc)) from None
+        with self.bounded() as budget:
+            explainer = self._explainer(max_contributions, budget)
+            try:
+                with budget.watch(explainer.con):
+                    node = explainer.explain(pred, list(values))
+            except NotDerived as exc:
+                return {"status": "not derived", "predicate": pred, "message": str(exc),
+                        "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+            except (LimitExceeded, Cancelled):
+                raise
+            except VadaError as exc:
+                raise WorkspaceError(str(exc)) from None
+            except duckdb.Error:
+                if budget.reason is None:
+                    raise
+                raise budget.error("explaining") from None
         return {"status": "ok", "predicate": pred, "fact": node.fact, "tree": node.to_dict(),
                 "leaves": [leaf.to_dict() for leaf in node.leaves() if leaf.kind == "base"][:50],
                 "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
 
-    def _explainer(self, max_contributions: int):
+    def _explainer(self, max_contributions: int, budget: Budget | None = None):
         """The session's run as one program (:class:`~vadaorchestra.mcp_server.lineage.ProgramWriter`), evaluated
         for explanations; kept until the next call that writes."""
         from vadaorchestra.datalog.explain import Explainer
@@ -460,7 +468,8 @@ class Workspace:
         steps = [LogStep("LI" if inv.kind == "tool" else "LM", inv.seq, inv.name if inv.kind == "tool" else None,
                          dict(inv.params), inv.text or "", "") for inv in self.log]
         text = ProgramWriter(self.catalog, steps).program()
-        explainer = Explainer(text, data_root=self.catalog.data_root, max_contributions=max_contributions)
+        explainer = Explainer(text, data_root=self.catalog.data_root, max_contributions=max_contributions,
+                              budget=budget, memory_limit=self.memory_limit)
         if cached is not None:
             cached[1].close()
         self._explained = (key, explainer)
