@@ -147,6 +147,11 @@ class Explainer:
                 self.con.execute(f"SET memory_limit = '{max(1, memory_limit >> 20)}MiB'")
             with budget.watch(self.con) if budget is not None else contextlib.nullcontext():
                 self._evaluate(program, data_root, max_rounds, budget)
+        except duckdb.Error:  # a statement outside the engine's (validation reads the catalog) was interrupted
+            self.con.close()
+            if budget is None or budget.reason is None:
+                raise
+            raise budget.error("evaluating the session for explain") from None
         except BaseException:
             self.con.close()
             raise

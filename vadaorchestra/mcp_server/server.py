@@ -252,8 +252,8 @@ async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *a
     A call the client cancels (or whose session ends) has its queries interrupted; the worker rolls back, and the
     cancellation completes once it has (at most a few seconds), so that nothing the call computed is committed and
     the session's workspace is not removed under a running query."""
+    scope = ctx.request_context.lifespan_context
     try:
-        ws = sessions.get(ctx.request_context.lifespan_context)
         budget = sessions.admit()
     except VadaError as exc:
         raise ToolError(exc.render()) from None
@@ -264,6 +264,7 @@ async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *a
         try:
             if budget.reason is not None:
                 raise Cancelled("the call was cancelled before it started")
+            ws = sessions.get(scope)  # opening a database file is blocking I/O: not on the event loop
             with ws.bounded(budget):
                 return method(ws, *args)
         finally:
@@ -337,8 +338,9 @@ class ReasoningServer:
             scope = SessionScope()
             try:
                 yield scope
-            finally:
-                sessions.release(scope)
+            finally:  # closing waits for the session's interrupted calls: never on the event loop, never cancelled
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(sessions.release, scope)
 
         self.mcp = FastMCP(name, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
                            lifespan=session_scope, max_sessions=max_sessions,

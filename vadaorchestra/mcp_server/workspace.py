@@ -436,8 +436,8 @@ class Workspace:
         if not isinstance(values, list | tuple):
             raise WorkspaceError(f"fact must be a list of the values of {pred!r}, got {values!r}")
         with self.bounded() as budget:
-            explainer = self._explainer(max_contributions, budget)
             try:
+                explainer = self._explainer(max_contributions, budget)
                 with budget.watch(explainer.con):
                     node = explainer.explain(pred, list(values))
             except NotDerived as exc:
