@@ -341,3 +341,20 @@ def test_explain_runs_under_the_calls_budget_too(catalog):
         budget.cancel()
         with pytest.raises(Cancelled), ws.bounded(budget):
             ws.explain("pair", [1, 2])
+
+
+@pytest.mark.anyio
+async def test_programs_over_their_own_bound_get_server_busy_while_other_calls_still_run(catalog, tmp_path):
+    with ReasoningServer(catalog, workspace_dir=tmp_path, time_limit=3, max_programs=1) as srv:
+        async with client(srv) as c, client(srv) as other:
+            with anyio.fail_after(DEADLINE):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(functools.partial(c.call_tool, "run_program",
+                                                    {"program": RUNAWAY["exploding join"]}))
+                    while not srv.sessions.in_flight():
+                        await anyio.sleep(0.01)
+                    busy = await err(other, "run_program", program="q(X) :- X = 1.")
+                    loans = await ok(other, "get_loans", bank_name="Bank Gamma")
+                    tg.cancel_scope.cancel()
+        assert "server busy: 1 programs are running" in busy
+        assert loans["cardinality"] == 6

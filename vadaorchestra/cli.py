@@ -165,6 +165,8 @@ def serve(
     max_rows: Annotated[int, typer.Option("--max-rows", help="Facts a predicate of run_program may hold (0: no "
                                           "limit).")] = 10_000_000,
     max_calls: Annotated[int, typer.Option("--max-calls", help="Calls running at once; more get 'server busy'.")] = 16,
+    max_programs: Annotated[int | None, typer.Option("--max-programs", help="Of those, run_program and explain calls "
+                                                     "(rules a client wrote; default: the number of CPUs).")] = None,
     max_sessions: Annotated[int, typer.Option("--max-sessions", help="HTTP sessions open at once; more get "
                                               "503.")] = 64,
     idle_timeout: Annotated[float, typer.Option("--idle-timeout", help="Seconds after which an idle HTTP session "
@@ -191,9 +193,10 @@ def serve(
             typer.echo(f"note: only loopback Host headers are accepted; clients reaching {host}:{port} by another "
                        "name need --allowed-host NAME:PORT", err=True)
     limits = [("--time-limit", time_limit), ("--max-rows", max_rows), ("--max-calls", max_calls),
+              ("--max-programs", max_programs),
               ("--max-sessions", max_sessions), ("--idle-timeout", idle_timeout), ("--memory-limit", memory_limit)]
     for name, value in limits:
-        if value is not None and (value < 0 or (value == 0 and name in ("--max-calls", "--max-sessions",
+        if value is not None and (value < 0 or (value == 0 and name in ("--max-calls", "--max-programs", "--max-sessions",
                                                                           "--idle-timeout", "--memory-limit"))):
             _fail(VadaError(f"{name} must be positive, got {value}"))
     extra_hosts = list(allowed_hosts or [])
@@ -209,6 +212,7 @@ def serve(
                                  engine_options={"mode": souffle_mode} if engine == "souffle" else None,
                                  time_limit=time_limit or None, max_rows=max_rows or None,
                                  memory_limit=memory_limit << 20 if memory_limit else None, max_calls=max_calls,
+                                 max_programs=max_programs or max(1, os.cpu_count() or 1),
                                  max_sessions=max_sessions, session_idle_timeout=idle_timeout,
                                  allowed_hosts=extra_hosts)
     except VadaError as exc:

@@ -80,7 +80,8 @@ class Sessions:
 
     def __init__(self, catalog: Catalog, folder: Path | None, *, engine: str, preview: int, max_rounds: int,
                  keep: bool, engine_options: dict[str, Any] | None = None, time_limit: float | None = TIME_LIMIT,
-                 memory_limit: int | None = None, max_rows: int | None = MAX_ROWS, max_calls: int = MAX_CALLS):
+                 memory_limit: int | None = None, max_rows: int | None = MAX_ROWS, max_calls: int = MAX_CALLS,
+                 max_programs: int | None = None):
         self.catalog = catalog
         self._own_folder = folder is None
         self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix=SESSIONS_PREFIX))
@@ -93,23 +94,32 @@ class Sessions:
                         "memory_limit": memory_limit, "max_rows": max_rows}
         self.keep = keep
         self.max_calls = max_calls
+        self.max_programs = max_programs if max_programs is not None else max_calls
+        self._programs: set[Budget] = set()
         self._by_scope: dict[int, Workspace] = {}
         self._lock = threading.Lock()
         self._running: dict[Budget, float] = {}  # the calls in flight and when each started
 
-    def admit(self) -> Budget:
-        """A budget for one more call, or a quick "server busy" error when ``max_calls`` calls are running."""
+    def admit(self, program: bool = False) -> Budget:
+        """A budget for one more call, or a quick "server busy" error when ``max_calls`` calls are running (or, for
+        a call running rules a client wrote, ``max_programs`` of those: they may burn all their time on the CPU)."""
         with self._lock:
             if len(self._running) >= self.max_calls:
                 raise WorkspaceError(f"server busy: {len(self._running)} calls are running, the most it runs at once; "
                                      "try again in a few seconds")
+            if program and len(self._programs) >= self.max_programs:
+                raise WorkspaceError(f"server busy: {len(self._programs)} programs are running, the most it runs at "
+                                     "once; try again in a few seconds")
             budget = Budget(self.options["time_limit"])
             self._running[budget] = time.monotonic()
+            if program:
+                self._programs.add(budget)
             return budget
 
     def leave(self, budget: Budget) -> None:
         with self._lock:
             self._running.pop(budget, None)
+            self._programs.discard(budget)
 
     def stuck(self, grace: float = STUCK_GRACE) -> int:
         """How many calls have run longer than their time limit plus ``grace`` seconds (they should have ended)."""
@@ -246,6 +256,9 @@ class BearerToken:
         await self.app(scope, receive, send)
 
 
+PROGRAMS = (Workspace.run_program, Workspace.explain)  # the calls that evaluate rules a client wrote
+
+
 async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *args: Any) -> Any:
     """Run a workspace method in a worker thread under the call's budget; library errors become ``isError`` results.
 
@@ -254,7 +267,7 @@ async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *a
     the session's workspace is not removed under a running query."""
     scope = ctx.request_context.lifespan_context
     try:
-        budget = sessions.admit()
+        budget = sessions.admit(program=method in PROGRAMS)
     except VadaError as exc:
         raise ToolError(exc.render()) from None
     started = threading.Event()
@@ -311,14 +324,16 @@ class ReasoningServer:
         memory_limit: int | None = None,
         max_rows: int | None = MAX_ROWS,
         max_calls: int = MAX_CALLS,
+        max_programs: int | None = None,
         max_sessions: int = MAX_SESSIONS,
         session_idle_timeout: float | None = 1800.0,
         allowed_hosts: list[str] | None = None,
     ):
         """``time_limit`` (seconds), ``memory_limit`` (bytes of DuckDB memory per session; default: half the
         machine's memory shared by ``max_calls``) and ``max_rows`` (facts per predicate a synthesized program
-        defines) bound each call; ``max_calls`` calls run at once and ``max_sessions`` HTTP sessions are open at
-        once (more get "server busy"); an HTTP session idle for ``session_idle_timeout`` seconds is closed.
+        defines) bound each call; ``max_calls`` calls run at once, of which ``max_programs`` (default: all of them)
+        run_program or explain calls, and ``max_sessions`` HTTP sessions are open at once (more get
+        "server busy"); an HTTP session idle for ``session_idle_timeout`` seconds is closed.
         ``allowed_hosts``: the Host header values (``host:port``, ``*`` for any port) the HTTP app accepts besides
         loopback's, with their ``http(s)://`` origins (DNS-rebinding protection; loopback's alone by default)."""
         clash = sorted(set(catalog.tools) & set(BUILTIN_TOOLS))
@@ -330,7 +345,7 @@ class ReasoningServer:
         self.sessions = Sessions(catalog, Path(workspace_dir) if workspace_dir else None, engine=engine,
                                  preview=preview, max_rounds=max_rounds, keep=keep_workspaces,
                                  engine_options=engine_options, time_limit=time_limit, memory_limit=memory_limit,
-                                 max_rows=max_rows, max_calls=max_calls)
+                                 max_rows=max_rows, max_calls=max_calls, max_programs=max_programs)
         sessions = self.sessions
 
         @asynccontextmanager
