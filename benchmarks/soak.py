@@ -65,6 +65,7 @@ class Stats:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     hung: list[str] = field(default_factory=list)
+    health: list[float] = field(default_factory=list)  # GET /health latencies: how responsive the event loop is
     leaks: list[str] = field(default_factory=list)
     calls: int = 0
 
@@ -254,7 +255,16 @@ async def run_step(url: str, sessions: int, seconds: float, limit: float, seed: 
                 stats.errors[f"session ({type(exc).__name__}: {str(exc)[:80]})"] = (
                     stats.errors.get(f"session ({type(exc).__name__}: {str(exc)[:80]})", 0) + 1)
 
+    async def probe_health() -> None:
+        async with httpx.AsyncClient(timeout=30.0, trust_env=False) as http:
+            while time.monotonic() < until:
+                start = time.monotonic()
+                await http.get(url.removesuffix("/mcp") + "/health")
+                stats.health.append(time.monotonic() - start)
+                await anyio.sleep(0.5)
+
     async with anyio.create_task_group() as tg:
+        tg.start_soon(probe_health)
         for slot in range(sessions):
             tg.start_soon(worker, slot)
     return stats
@@ -265,6 +275,8 @@ def report(label: str, stats: Stats, seconds: float) -> dict[str, Any]:
     row = {"step": label, "calls": stats.calls, "calls_per_s": round(stats.calls / seconds, 1),
            "p50_ms": round(percentile(lat, 0.5) * 1000, 1), "p95_ms": round(percentile(lat, 0.95) * 1000, 1),
            "hung": len(stats.hung), "leaks": len(stats.leaks),
+           "health_p95_ms": round(percentile(stats.health, 0.95) * 1000, 1),
+           "health_max_ms": round(max(stats.health, default=float("nan")) * 1000, 1),
            "by_kind": {k: {"n": len(v), "p50_ms": round(statistics.median(v) * 1000, 1),
                            "p95_ms": round(percentile(v, 0.95) * 1000, 1), "errors": stats.errors.get(k, 0)}
                        for k, v in sorted(stats.latencies.items())}}

@@ -142,14 +142,20 @@ class Sessions:
             budget.cancel()
 
     def get(self, scope: Any) -> Workspace:
+        """The session's workspace, made on its first call (outside the lock: opening a database file may take a
+        while under load, and the lock also guards admitting calls, which the event loop does)."""
         with self._lock:
             ws = self._by_scope.get(id(scope))
-            if ws is None:
-                path = self.folder / f"session-{uuid.uuid4().hex[:12]}.duckdb"
-                _LIVE.add(str(path))
-                ws = Workspace(self.catalog, path, **self.options)
-                self._by_scope[id(scope)] = ws
+        if ws is not None:
             return ws
+        path = self.folder / f"session-{uuid.uuid4().hex[:12]}.duckdb"
+        _LIVE.add(str(path))
+        made = Workspace(self.catalog, path, **self.options)
+        with self._lock:
+            ws = self._by_scope.setdefault(id(scope), made)
+        if ws is not made:  # two first calls of one session at once: keep one workspace
+            made.remove()
+        return ws
 
     def workspaces(self) -> list[Workspace]:
         """The open workspaces, one per live session."""
