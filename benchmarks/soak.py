@@ -313,6 +313,9 @@ def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], see
         finally:
             took = server.stop()
         leftovers = sorted(p.name for p in server.workspaces.iterdir()) if server.workspaces.exists() else []
+        log = (Path(tmp) / "server.log").read_text(errors="replace")
+        if "Traceback" in log:
+            print("server log (tail):\n" + "\n".join(log.splitlines()[-40:]), flush=True)
     verdict = {"hung": sum(r["hung"] for r in rows), "leaks": sum(r["leaks"] for r in rows),
                "rss_baseline_mib": round(baseline, 1), "rss_after_mib": round(after, 1),
                "rss_growth": round(after / baseline - 1, 3), "rss_peak_mib": round(peak, 1), "workspaces_open_after_clients_ended": open_left,
