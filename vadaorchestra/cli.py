@@ -192,12 +192,10 @@ def serve(
         if host not in LOOPBACK and not allowed_hosts:
             typer.echo(f"note: only loopback Host headers are accepted; clients reaching {host}:{port} by another "
                        "name need --allowed-host NAME:PORT", err=True)
-    limits = [("--time-limit", time_limit), ("--max-rows", max_rows), ("--max-calls", max_calls),
-              ("--max-programs", max_programs),
-              ("--max-sessions", max_sessions), ("--idle-timeout", idle_timeout), ("--memory-limit", memory_limit)]
-    for name, value in limits:
-        if value is not None and (value < 0 or (value == 0 and name in ("--max-calls", "--max-programs", "--max-sessions",
-                                                                          "--idle-timeout", "--memory-limit"))):
+    positive = {"--max-calls": max_calls, "--max-programs": max_programs, "--max-sessions": max_sessions,
+                "--idle-timeout": idle_timeout, "--memory-limit": memory_limit}
+    for name, value in {**positive, "--time-limit": time_limit, "--max-rows": max_rows}.items():  # 0: no limit
+        if value is not None and (value < 0 or (value == 0 and name in positive)):
             _fail(VadaError(f"{name} must be positive, got {value}"))
     extra_hosts = list(allowed_hosts or [])
     if host not in LOOPBACK and host not in ("0.0.0.0", "::"):
@@ -226,6 +224,8 @@ def serve(
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, stop)
+    if transport == "stdio":  # over HTTP, uvicorn handles SIGINT (and Server.handle_exit interrupts the calls)
+        signal.signal(signal.SIGINT, stop)
     try:
         if transport == "stdio":
             server.mcp.run("stdio")
