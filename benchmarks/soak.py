@@ -281,7 +281,7 @@ def report(label: str, stats: Stats, seconds: float) -> dict[str, Any]:
                            "p95_ms": round(percentile(v, 0.95) * 1000, 1), "errors": stats.errors.get(k, 0)}
                        for k, v in sorted(stats.latencies.items())}}
     print(json.dumps(row), flush=True)
-    for line in (stats.hung + stats.leaks)[:10]:
+    for line in stats.hung[:10] + stats.leaks[:10]:
         print("  ", line, flush=True)
     other = {k: v for k, v in stats.errors.items() if k not in stats.latencies}
     if other:
@@ -290,7 +290,7 @@ def report(label: str, stats: Stats, seconds: float) -> dict[str, Any]:
 
 
 def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], seed: int = 7,
-         memory_mib: int = 256, max_calls: int = 16) -> dict[str, Any]:
+         memory_mib: int = 256, max_calls: int = 16, keep_log: str | None = None) -> dict[str, Any]:
     """Run the soak; returns the verdict (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="vada-soak-") as tmp:
         server = Server(Path(tmp), time_limit, max_calls=max_calls, memory_mib=memory_mib)
@@ -314,6 +314,8 @@ def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], see
             took = server.stop()
         leftovers = sorted(p.name for p in server.workspaces.iterdir()) if server.workspaces.exists() else []
         log = (Path(tmp) / "server.log").read_text(errors="replace")
+        if keep_log is not None:
+            Path(keep_log).write_text(log)
         if "Traceback" in log:
             print("server log (tail):\n" + "\n".join(log.splitlines()[-40:]), flush=True)
     verdict = {"hung": sum(r["hung"] for r in rows), "leaks": sum(r["leaks"] for r in rows),
@@ -334,9 +336,11 @@ def main() -> None:
                                                           "equal to --sessions also sends hostile calls")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-calls", type=int, default=16, help="the server's --max-calls (its default: 16)")
+    parser.add_argument("--log", help="copy the server's log here")
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",") if s]
-    verdict = soak(args.sessions, args.seconds, args.time_limit, steps, args.seed, max_calls=args.max_calls)
+    verdict = soak(args.sessions, args.seconds, args.time_limit, steps, args.seed, max_calls=args.max_calls,
+                   keep_log=args.log)
     failed = verdict["hung"] or verdict["leaks"] or verdict["leftovers"]
     sys.exit(1 if failed else 0)
 
