@@ -42,7 +42,8 @@ WORKDIR /srv
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD python3 -c "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/health').status != 200)"
-# Inside the container the server listens on all interfaces; publish the port on loopback (-p 127.0.0.1:8000:8000)
-# or set VADA_MCP_TOKEN so that clients must send "Authorization: Bearer <token>".
+# Inside the container the server listens on all interfaces, so it needs VADA_MCP_TOKEN (clients send
+# "Authorization: Bearer <token>") and refuses to start without one; publish the port on loopback as well
+# (-p 127.0.0.1:8000:8000). Clients reaching it by another name than 127.0.0.1 or localhost need --allowed-host.
 CMD ["vadaorchestra", "serve", "--catalog", "/srv/catalog", "--transport", "http", "--host", "0.0.0.0", \
      "--port", "8000", "--engine", "auto", "--workspaces", "/srv/workspaces"]

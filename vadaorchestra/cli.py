@@ -6,6 +6,7 @@ Library errors become CLI errors in one place (:func:`_fail`); heavy imports sta
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -127,22 +128,49 @@ def datalog_run(
     typer.echo(f"engine {result.engine}, {result.elapsed_ms:.0f} ms", err=True)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 @app.command("serve")
 def serve(
+    ctx: typer.Context,
     catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")],
     data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
     transport: Annotated[str, typer.Option("--transport", help="stdio or http (streamable HTTP at /mcp).")] = "stdio",
-    host: Annotated[str, typer.Option("--host", help="HTTP interface; loopback unless told otherwise.")] = "127.0.0.1",
+    host: Annotated[str, typer.Option("--host", help="HTTP interface; loopback unless told otherwise (any other needs "
+                                      "a token, or --insecure).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8000,
     engine: EngineOpt = "duckdb",
     token: Annotated[str | None, typer.Option("--token", envvar="VADA_MCP_TOKEN",
-                                              help="Bearer token HTTP clients must send (env VADA_MCP_TOKEN).")] = None,
+                                              help="Bearer token HTTP clients must send. Prefer the environment "
+                                                   "variable VADA_MCP_TOKEN: an option is visible in the process "
+                                                   "list.")] = None,
+    insecure: Annotated[bool, typer.Option("--insecure", help="Serve a non-loopback --host without a token (anyone "
+                                           "who reaches the port may call the tools).")] = False,
+    allowed_hosts: Annotated[list[str] | None, typer.Option("--allowed-host", help="A Host header value the HTTP "
+                                                            "server accepts besides loopback's, as host:port "
+                                                            "(host:* for any port); repeatable. Others get 421 "
+                                                            "(DNS-rebinding protection).")] = None,
     workspaces: Annotated[Path | None, typer.Option("--workspaces", help="Folder for the per-session DuckDB files "
                                                     "(default: a temporary folder).")] = None,
-    keep: Annotated[bool, typer.Option("--keep-workspaces", help="Keep session databases after sessions end.")] = False,
+    keep: Annotated[bool, typer.Option("--keep-workspaces", help="Keep session databases after sessions end, and "
+                                       "those of servers that died.")] = False,
     preview: Annotated[int, typer.Option("--preview", help="Facts shown in each result's preview.")] = 20,
     souffle_mode: Annotated[str, typer.Option("--souffle-mode", help="Soufflé: interpreted, or compiled (tool "
                                               "programs compiled once, cached by program hash).")] = "interpreted",
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds a tool call or run_program may run "
+                                              "before it is interrupted (0: no limit).")] = 60.0,
+    memory_limit: Annotated[int | None, typer.Option("--memory-limit", help="MiB of DuckDB memory per session "
+                                                     "(default: half the machine's memory / --max-calls).")] = None,
+    max_rows: Annotated[int, typer.Option("--max-rows", help="Facts a predicate of run_program may hold (0: no "
+                                          "limit).")] = 10_000_000,
+    max_calls: Annotated[int, typer.Option("--max-calls", help="Calls running at once; more get 'server busy'.")] = 16,
+    max_programs: Annotated[int | None, typer.Option("--max-programs", help="Of those, run_program and explain calls "
+                                                     "(rules a client wrote; default: the number of CPUs).")] = None,
+    max_sessions: Annotated[int, typer.Option("--max-sessions", help="HTTP sessions open at once; more get "
+                                              "503.")] = 64,
+    idle_timeout: Annotated[float, typer.Option("--idle-timeout", help="Seconds after which an idle HTTP session "
+                                                "is closed and its workspace removed.")] = 1800.0,
 ) -> None:
     """Serve the catalog's reasoning tools over MCP (stdio, or streamable HTTP with a /health check)."""
     from vadaorchestra.mcp_server.catalog import Catalog
@@ -150,6 +178,28 @@ def serve(
 
     if transport not in ("stdio", "http"):
         _fail(VadaError(f"unknown transport {transport!r} (stdio or http)"))
+    if token is None:  # click reads an empty variable as unset: it must not turn authentication off unnoticed
+        token = os.environ.get("VADA_MCP_TOKEN")
+    if token is not None and not token.strip():
+        _fail(VadaError("the bearer token is empty (--token or VADA_MCP_TOKEN): give a secret, or no token at all"))
+    if transport == "http":
+        if host not in LOOPBACK and not token and not insecure:
+            _fail(VadaError(f"--host {host} serves beyond loopback without a token: set VADA_MCP_TOKEN, or pass "
+                            "--insecure to serve it unauthenticated"))
+        if token and getattr(ctx.get_parameter_source("token"), "name", "") == "COMMANDLINE":
+            typer.echo("warning: a token given with --token is visible in the process list; set VADA_MCP_TOKEN "
+                       "instead", err=True)
+        if host not in LOOPBACK and not allowed_hosts:
+            typer.echo(f"note: only loopback Host headers are accepted; clients reaching {host}:{port} by another "
+                       "name need --allowed-host NAME:PORT", err=True)
+    positive = {"--max-calls": max_calls, "--max-programs": max_programs, "--max-sessions": max_sessions,
+                "--idle-timeout": idle_timeout, "--memory-limit": memory_limit}
+    for name, value in {**positive, "--time-limit": time_limit, "--max-rows": max_rows}.items():  # 0: no limit
+        if value is not None and (value < 0 or (value == 0 and name in positive)):
+            _fail(VadaError(f"{name} must be positive, got {value}"))
+    extra_hosts = list(allowed_hosts or [])
+    if host not in LOOPBACK and host not in ("0.0.0.0", "::"):
+        extra_hosts.append(f"{host}:{port}")
     try:
         if engine != "duckdb":
             from vadaorchestra.datalog.engines import pick_engine
@@ -157,27 +207,46 @@ def serve(
             engine = pick_engine(engine)
         server = ReasoningServer(Catalog.load(catalog, data), engine=engine, preview=preview, workspace_dir=workspaces,
                                  keep_workspaces=keep, host=host, port=port,
-                                 engine_options={"mode": souffle_mode} if engine == "souffle" else None)
+                                 engine_options={"mode": souffle_mode} if engine == "souffle" else None,
+                                 time_limit=time_limit or None, max_rows=max_rows or None,
+                                 memory_limit=memory_limit << 20 if memory_limit else None, max_calls=max_calls,
+                                 max_programs=max_programs or max(1, os.cpu_count() or 1),
+                                 max_sessions=max_sessions, session_idle_timeout=idle_timeout,
+                                 allowed_hosts=extra_hosts)
     except VadaError as exc:
         _fail(exc)
+    import signal
+
+    def stop(signum, _frame):  # end through the finally below (uvicorn re-raises SIGTERM after its own shutdown)
+        if transport == "stdio":  # asyncio would wait for the thread blocked reading stdin: clean up and go now
+            server.close()
+            os._exit(128 + signum)
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    if transport == "stdio":  # over HTTP, uvicorn handles SIGINT (and Server.handle_exit interrupts the calls)
+        signal.signal(signal.SIGINT, stop)
     try:
         if transport == "stdio":
             server.mcp.run("stdio")
         else:
-            import signal
-
             import uvicorn
 
-            def stop(signum, _frame):  # uvicorn re-raises SIGTERM after its shutdown: end through the finally below
-                raise SystemExit(128 + signum)
-
-            signal.signal(signal.SIGTERM, stop)
+            class Server(uvicorn.Server):
+                def handle_exit(self, sig, frame) -> None:  # interrupt running calls first: shutdown waits for them
+                    server.sessions.interrupt()
+                    super().handle_exit(sig, frame)
 
             typer.echo(f"serving {len(server.catalog)} tools on http://{host}:{port}/mcp (engine {engine}"
                        f"{', bearer token required' if token else ''})", err=True)
-            uvicorn.run(server.http_app(token), host=host, port=port, log_level="warning")
+            config = uvicorn.Config(server.http_app(token), host=host, port=port, log_level="warning",
+                                    timeout_graceful_shutdown=SHUTDOWN_GRACE)
+            Server(config).run()
     finally:
         server.close()
+
+
+SHUTDOWN_GRACE = 3  # seconds uvicorn waits for open requests after SIGTERM (their queries are already interrupted)
 
 
 @app.command("ask")

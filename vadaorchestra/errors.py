@@ -100,6 +100,18 @@ class ConstraintViolation(EngineError):
         self.witnesses = witnesses or []
 
 
+class LimitExceeded(EngineError):
+    """A call ran out of one of its bounds: ``limit`` is ``"time"``, ``"memory"`` or ``"rows"``. Nothing was written."""
+
+    def __init__(self, message: str, diagnostics=(), text=None, *, limit: str):
+        super().__init__(message, diagnostics, text)
+        self.limit = limit
+
+
+class Cancelled(EngineError):
+    """The call was cancelled (by its client, or because the server shuts down) while it ran. Nothing was written."""
+
+
 class RoundLimitExceeded(EngineError):
     """A recursive stratum (typically a chase through existential rules) did not reach a fixpoint in time."""
 

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import csv
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from vadaorchestra.errors import VadaError, ValidationError
 if TYPE_CHECKING:
     import duckdb
     import pandas
+
+    from vadaorchestra.datalog.limits import Budget
 
 ENGINES = ("duckdb", "souffle", "auto")
 NULLS_TABLE = "__vo_nulls"
@@ -59,6 +62,8 @@ def _coerce(name: str, value: Any, typ: str | None):
         raise ValidationError(f"parameter {name!r}: unsupported value {value!r}")
     from vadaorchestra.datalog.types import fits
 
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(f"parameter {name!r} is not a finite number (got {value!r})")
     if not fits(value, typ):
         raise ValidationError(f"parameter {name!r} must be a {typ}, got {value!r}")
     return float(value) if typ == "float" else value
@@ -236,6 +241,8 @@ def run(
     limit: int | None = None,
     append: bool = False,
     engine_options: Mapping[str, Any] | None = None,
+    budget: Budget | None = None,
+    max_rows: int | None = None,
 ) -> RunResult:
     """Evaluate a program and return its output predicates.
 
@@ -252,6 +259,9 @@ def run(
       that need rounds, such as an aggregate inside recursion: ``duckdb``, the default, or ``souffle``), ``layers``
       (with ``rounds="souffle"``, rounds of a recursive stratum with aggregates per Soufflé program), ``stats`` (a
       dict the engine adds its counters to); ignored by DuckDB.
+    - ``budget``: the call's time limit and cancellation (:class:`~vadaorchestra.datalog.limits.Budget`, which must
+      also watch ``database`` to interrupt its queries); ``max_rows``: the most facts a predicate the program defines
+      may hold. Either one exceeded raises :class:`~vadaorchestra.errors.LimitExceeded` and writes nothing.
     """
     import duckdb
 
@@ -282,11 +292,12 @@ def run(
         if engine == "souffle":
             from vadaorchestra.datalog.engines.souffle_engine import SouffleEngine
 
-            runner = SouffleEngine(con, max_rounds=max_rounds, **dict(engine_options or {}))
+            runner = SouffleEngine(con, max_rounds=max_rounds, budget=budget, max_rows=max_rows,
+                                   **dict(engine_options or {}))
         else:
             from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine
 
-            runner = DuckDBEngine(con, max_rounds=max_rounds)
+            runner = DuckDBEngine(con, max_rounds=max_rounds, budget=budget, max_rows=max_rows)
         null_start = _next_null(con) if targets else 1
         tables, counts, next_null = runner.evaluate(analysis, inputs=inputs, collect=wanted, materialize=targets,
                                                     null_start=null_start, limit=limit, append=append)

@@ -12,12 +12,13 @@ controlled before, never by ``control(X, Y)`` itself. Aggregates show their cont
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
@@ -28,6 +29,9 @@ from vadaorchestra.datalog.printer import format_const, format_statement
 from vadaorchestra.datalog.types import fits
 from vadaorchestra.datalog.validator import Analysis, RuleInfo
 from vadaorchestra.errors import VadaError
+
+if TYPE_CHECKING:
+    from vadaorchestra.datalog.limits import Budget
 
 MAX_CONTRIBUTIONS = 10
 MAX_NODES = 400
@@ -130,23 +134,47 @@ class Explainer:
 
     def __init__(self, program: A.Program | str, *, data_root: str | Path | None = None,
                  max_contributions: int = MAX_CONTRIBUTIONS, max_nodes: int = MAX_NODES,
-                 max_rounds: int = 1000) -> None:
-        from vadaorchestra.datalog.api import parse, validate
+                 max_rounds: int = 1000, budget: Budget | None = None, memory_limit: int | None = None) -> None:
+        """``budget`` bounds the evaluation (its time, its cancellation; watch :attr:`con` to bound the queries of
+        :meth:`explain` too), ``memory_limit`` (bytes) is the in-memory database's."""
+        from vadaorchestra.datalog.api import parse
 
         if isinstance(program, str):
             program = parse(program)
         self.con = duckdb.connect()
+        try:
+            if memory_limit is not None:
+                self.con.execute(f"SET memory_limit = '{max(1, memory_limit >> 20)}MiB'")
+            with budget.watch(self.con) if budget is not None else contextlib.nullcontext():
+                self._evaluate(program, data_root, max_rounds, budget)
+        except duckdb.Error:  # a statement outside the engine's (validation reads the catalog) was interrupted
+            self.con.close()
+            if budget is None or budget.reason is None:
+                raise
+            raise budget.error("evaluating the session for explain") from None
+        except BaseException:
+            self.con.close()
+            raise
         self.max_contributions = max_contributions
         self.max_nodes = max_nodes
+        self.stratum_of = {p: i for i, s in enumerate(self.a.strata) for p in s.preds}
+        self.recursive = {p for s in self.a.strata if s.recursive for p in s.preds}
+        self.rules = {p: [ri for s in self.a.strata for ri in s.rules if any(h.pred == p for h in ri.rule.head)]
+                      for p in self.a.predicates}
+        self._rows: dict[Path, list[tuple[int, tuple]]] = {}
+
+    def _evaluate(self, program: A.Program, data_root, max_rounds: int, budget: Budget | None) -> None:
+        from vadaorchestra.datalog.api import validate
+
         self.a = validate(program, data_root=data_root, connection=self.con)
-        run = _RankingEngine(self.con, max_rounds=max_rounds).new_run(self.a, {}, 1)
+        run = _RankingEngine(self.con, max_rounds=max_rounds, budget=budget).new_run(self.a, {}, 1)
         assert isinstance(run, _RankedRun)
         run.prepare(set(self.a.predicates))
         try:
             run.load()
             run.run_strata()
             for pred, table in run.tables.items():
-                self.con.execute(f"CREATE TABLE main.{self._table(pred)} AS SELECT * FROM {table}")
+                run.exec(f"CREATE TABLE main.{self._table(pred)} AS SELECT * FROM {table}")
         finally:
             run.cleanup()
         self.ranked = run.ranked
@@ -154,11 +182,6 @@ class Explainer:
             cols = ", ".join(f"c{i}" for i in range(self.a.predicates[pred].arity))
             self.con.execute(f"CREATE VIEW main.{self._table(pred, True)} AS SELECT * FROM main.{self._table(pred)} "
                              f"UNION SELECT {cols} FROM main.{S.quote_ident('r_' + pred)}")
-        self.stratum_of = {p: i for i, s in enumerate(self.a.strata) for p in s.preds}
-        self.recursive = {p for s in self.a.strata if s.recursive for p in s.preds}
-        self.rules = {p: [ri for s in self.a.strata for ri in s.rules if any(h.pred == p for h in ri.rule.head)]
-                      for p in self.a.predicates}
-        self._rows: dict[Path, list[tuple[int, tuple]]] = {}
 
     def close(self) -> None:
         self.con.close()

@@ -45,6 +45,23 @@ def _lark() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=cache)
 
 
+MAX_DEPTH = 256  # nested operations an expression may have: every pass over the AST recurses, one level per operation
+
+
+def _check_depth(tree, source: str) -> None:
+    """Refuse a parse tree nested deeper than the later passes can recurse (a sum of 500 terms is 500 levels deep),
+    with the place where it gets too deep, before anything recurses over it."""
+    stack = [(tree, 1, tree)]
+    while stack:
+        node, depth, outer = stack.pop()
+        if depth > MAX_DEPTH + 8:  # the statement, rule and literal levels above an expression
+            meta = outer.meta  # the literal the expression is in
+            span = Span(source, meta.line, meta.column) if not getattr(meta, "empty", True) else None
+            raise _Reject(span, f"expression too deep: more than {MAX_DEPTH} nested operations; split it into "
+                                "several assignments (S1 = A + B + ..., S = S1 + ...)")
+        stack.extend((c, depth + 1, c if depth < 4 else outer) for c in node.children if hasattr(c, "children"))
+
+
 class _Reject(Exception):
     """Raised inside the tree builder for a construct the grammar admits but the language does not."""
 
@@ -404,10 +421,14 @@ def parse(text: str, source: str = "<program>") -> A.Program:
                                                                       if breaks else len(region))]
                     at = end
             rest = "".join([*pieces, text[at:]])
-            statements = _Builder(source).transform(_lark().parse(rest)) if rest.strip() else []
+            tree = _lark().parse(rest) if rest.strip() else None
+            if tree is not None:
+                _check_depth(tree, source)
+            statements = _Builder(source).transform(tree) if tree is not None else []
             statements = _merge(lines, statements, facts)
         else:
             tree = _lark().parse(text)
+            _check_depth(tree, source)
             statements = _Builder(source).transform(tree)
     except UnexpectedInput as exc:
         raise DatalogSyntaxError(_describe(exc), [Diagnostic(_exc_span(exc, source), _describe(exc))], text) from None

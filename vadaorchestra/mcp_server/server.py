@@ -8,12 +8,13 @@ session ends unless the server keeps workspaces.
 
 from __future__ import annotations
 
-import functools
 import hmac
 import inspect
+import os
 import shutil
 import tempfile
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -23,12 +24,14 @@ from typing import Annotated, Any
 import anyio
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from vadaorchestra.errors import VadaError
+from vadaorchestra.datalog.limits import Budget
+from vadaorchestra.errors import Cancelled, VadaError, WorkspaceError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
-from vadaorchestra.mcp_server.workspace import MAX_K, THRESHOLD_OPS, Workspace
+from vadaorchestra.mcp_server.workspace import CLOSE_WAIT, MAX_K, THRESHOLD_OPS, Workspace
 
 PY_TYPES: dict[str, type] = {"string": str, "int": int, "float": float, "bool": bool}
 BUILTIN_TOOLS = ("list_tools", "get_dependencies", "get_cardinality", "get_statistics", "get_top_k",
@@ -49,6 +52,21 @@ EACH_FORM = ('{"each": "predicate.column"} with an optional "where": {"column": 
              '{"each": "exposure.borrower", "where": {"bank": "Bank Gamma"}}')
 READ_ONLY = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
+# the server's default bounds (serve's options): seconds per call, rows per synthesized predicate, calls running at once
+TIME_LIMIT = 60.0
+MAX_ROWS = 10_000_000
+MAX_CALLS = 16
+MAX_SESSIONS = 64
+STUCK_GRACE = 10.0  # seconds past its time limit after which a running call counts as stuck (GET /health: 503)
+
+
+def default_memory_limit(max_calls: int = MAX_CALLS) -> int:
+    """Bytes of DuckDB memory per session: half of the machine's memory shared by the calls that may run at once."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 8 << 30
+    return max(64 << 20, total // 2 // max(1, max_calls))
 
 
 class SessionScope:
@@ -61,25 +79,83 @@ class Sessions:
     """Workspaces by MCP session: created on a session's first call, removed when the session ends."""
 
     def __init__(self, catalog: Catalog, folder: Path | None, *, engine: str, preview: int, max_rounds: int,
-                 keep: bool, engine_options: dict[str, Any] | None = None):
+                 keep: bool, engine_options: dict[str, Any] | None = None, time_limit: float | None = TIME_LIMIT,
+                 memory_limit: int | None = None, max_rows: int | None = MAX_ROWS, max_calls: int = MAX_CALLS,
+                 max_programs: int | None = None):
         self.catalog = catalog
         self._own_folder = folder is None
-        self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="vada-sessions-"))
+        self.folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix=SESSIONS_PREFIX))
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._owner = _own(self.folder) if self._own_folder else None
+        if not keep:
+            sweep(self.folder, Path(tempfile.gettempdir()))
         self.options = {"engine": engine, "preview": preview, "max_rounds": max_rounds,
-                        "engine_options": dict(engine_options or {})}
+                        "engine_options": dict(engine_options or {}), "time_limit": time_limit,
+                        "memory_limit": memory_limit, "max_rows": max_rows}
         self.keep = keep
+        self.max_calls = max_calls
+        self.max_programs = max_programs if max_programs is not None else max_calls
+        self._programs: set[Budget] = set()
         self._by_scope: dict[int, Workspace] = {}
         self._lock = threading.Lock()
+        self._running: dict[Budget, float] = {}  # the calls in flight and when each started
+
+    def admit(self, program: bool = False) -> Budget:
+        """A budget for one more call, or a quick "server busy" error when ``max_calls`` calls are running (or, for
+        a call running rules a client wrote, ``max_programs`` of those: they may burn all their time on the CPU)."""
+        with self._lock:
+            if len(self._running) >= self.max_calls:
+                raise WorkspaceError(f"server busy: {len(self._running)} calls are running, the most it runs at once; "
+                                     "try again in a few seconds")
+            if program and len(self._programs) >= self.max_programs:
+                raise WorkspaceError(f"server busy: {len(self._programs)} programs are running, the most it runs at "
+                                     "once; try again in a few seconds")
+            budget = Budget(self.options["time_limit"])
+            self._running[budget] = time.monotonic()
+            if program:
+                self._programs.add(budget)
+            return budget
+
+    def leave(self, budget: Budget) -> None:
+        with self._lock:
+            self._running.pop(budget, None)
+            self._programs.discard(budget)
+
+    def stuck(self, grace: float = STUCK_GRACE) -> int:
+        """How many calls have run longer than their time limit plus ``grace`` seconds (they should have ended)."""
+        limit = self.options["time_limit"]
+        if limit is None:
+            return 0
+        now = time.monotonic()
+        with self._lock:
+            return sum(1 for started in self._running.values() if now - started > limit + grace)
+
+    def in_flight(self) -> int:
+        with self._lock:
+            return len(self._running)
+
+    def interrupt(self) -> None:
+        """Cancel every running call (the server is shutting down): their queries stop and roll back."""
+        with self._lock:
+            running = list(self._running)
+        for budget in running:
+            budget.cancel()
 
     def get(self, scope: Any) -> Workspace:
+        """The session's workspace, made on its first call (outside the lock: opening a database file may take a
+        while under load, and the lock also guards admitting calls, which the event loop does)."""
         with self._lock:
             ws = self._by_scope.get(id(scope))
-            if ws is None:
-                path = self.folder / f"session-{uuid.uuid4().hex[:12]}.duckdb"
-                ws = Workspace(self.catalog, path, **self.options)
-                self._by_scope[id(scope)] = ws
+        if ws is not None:
             return ws
+        path = self.folder / f"session-{uuid.uuid4().hex[:12]}.duckdb"
+        _LIVE.add(str(path))
+        made = Workspace(self.catalog, path, **self.options)
+        with self._lock:
+            ws = self._by_scope.setdefault(id(scope), made)
+        if ws is not made:  # two first calls of one session at once: keep one workspace
+            made.remove()
+        return ws
 
     def workspaces(self) -> list[Workspace]:
         """The open workspaces, one per live session."""
@@ -101,6 +177,71 @@ class Sessions:
             ws.close() if self.keep else ws.remove()
         if self._own_folder and not self.keep:
             shutil.rmtree(self.folder, ignore_errors=True)
+        if self._owner is not None:
+            self._owner.close()
+            self._owner = None
+
+
+LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+
+
+def transport_security(allowed_hosts: list[str]) -> TransportSecuritySettings:
+    """DNS-rebinding protection, whatever interface the server binds: requests whose Host header is not loopback's
+    or one of ``allowed_hosts``, or whose Origin is not one of theirs, get 421/403 from the SDK."""
+    hosts = LOOPBACK_HOSTS + [h for h in allowed_hosts if h not in LOOPBACK_HOSTS]
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+SESSIONS_PREFIX = "vada-sessions-"
+OWNER = ".owner"  # in a server's own temporary folder, locked (flock) while the server lives
+_LIVE: set[str] = set()  # workspace files this process made (DuckDB does not lock a file against its own process)
+
+
+def _own(folder: Path):
+    """Lock the owner file of a folder the server made, for its lifetime: the next servers leave the folder alone."""
+    import fcntl
+
+    fh = open(folder / OWNER, "w")  # noqa: SIM115 - held open (and locked) until the sessions close
+    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fh
+
+
+def sweep(folder: Path, tmp: Path | None = None) -> list[Path]:
+    """Remove the workspace files in ``folder`` that no live server holds (DuckDB locks an open database file), and
+    the temporary session folders under ``tmp`` whose server died (their owner file is not locked); return what
+    was removed. What a server killed with SIGKILL left behind goes at the next start."""
+    import fcntl
+
+    import duckdb
+
+    removed: list[Path] = []
+    for db in sorted(folder.glob("session-*.duckdb")):
+        if str(db) in _LIVE:
+            continue
+        try:
+            duckdb.connect(str(db)).close()  # fails while another process has it open
+        except duckdb.Error as exc:
+            if "lock" in str(exc).lower():
+                continue
+        removed.append(db)
+        db.unlink(missing_ok=True)
+    for stray in [*folder.glob("session-*.duckdb.wal"), *folder.glob("session-*.duckdb.tmp")]:
+        db = stray.with_suffix("")
+        if not db.exists():
+            removed.append(stray)
+            shutil.rmtree(stray, ignore_errors=True) if stray.is_dir() else stray.unlink(missing_ok=True)
+    for other in sorted(tmp.glob(SESSIONS_PREFIX + "*")) if tmp is not None else []:
+        if other == folder or not (other / OWNER).exists():
+            continue
+        try:
+            with open(other / OWNER) as fh:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # its server lives
+        removed.append(other)
+        shutil.rmtree(other, ignore_errors=True)
+    return removed
 
 
 class BearerToken:
@@ -121,13 +262,48 @@ class BearerToken:
         await self.app(scope, receive, send)
 
 
+PROGRAMS = (Workspace.run_program, Workspace.explain)  # the calls that evaluate rules a client wrote
+
+
 async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *args: Any) -> Any:
-    """Run a workspace method in a worker thread; library errors become ``isError`` results."""
-    ws = sessions.get(ctx.request_context.lifespan_context)
+    """Run a workspace method in a worker thread under the call's budget; library errors become ``isError`` results.
+
+    A call the client cancels (or whose session ends) has its queries interrupted; the worker rolls back, and the
+    cancellation completes once it has (at most a few seconds), so that nothing the call computed is committed and
+    the session's workspace is not removed under a running query."""
+    scope = ctx.request_context.lifespan_context
     try:
-        return await anyio.to_thread.run_sync(functools.partial(method, ws, *args))
+        budget = sessions.admit(program=method in PROGRAMS)
     except VadaError as exc:
         raise ToolError(exc.render()) from None
+    started = threading.Event()
+
+    def work() -> Any:
+        started.set()
+        try:
+            if budget.reason is not None:
+                raise Cancelled("the call was cancelled before it started")
+            ws = sessions.get(scope)  # opening a database file is blocking I/O: not on the event loop
+            with ws.bounded(budget):
+                return method(ws, *args)
+        finally:
+            budget.finish()
+
+    try:
+        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        budget.cancel()
+        if not started.is_set():
+            budget.finish()
+        with anyio.CancelScope(shield=True):
+            deadline = time.monotonic() + CLOSE_WAIT
+            while started.is_set() and not budget.finished and time.monotonic() < deadline:
+                await anyio.sleep(0.02)
+        raise
+    except VadaError as exc:
+        raise ToolError(exc.render()) from None
+    finally:
+        sessions.leave(budget)
 
 
 class ReasoningServer:
@@ -150,14 +326,32 @@ class ReasoningServer:
         host: str = "127.0.0.1",
         port: int = 8000,
         engine_options: dict[str, Any] | None = None,
+        time_limit: float | None = TIME_LIMIT,
+        memory_limit: int | None = None,
+        max_rows: int | None = MAX_ROWS,
+        max_calls: int = MAX_CALLS,
+        max_programs: int | None = None,
+        max_sessions: int = MAX_SESSIONS,
+        session_idle_timeout: float | None = 1800.0,
+        allowed_hosts: list[str] | None = None,
     ):
+        """``time_limit`` (seconds), ``memory_limit`` (bytes of DuckDB memory per session; default: half the
+        machine's memory shared by ``max_calls``) and ``max_rows`` (facts per predicate a synthesized program
+        defines) bound each call; ``max_calls`` calls run at once, of which ``max_programs`` (default: all of them)
+        run_program or explain calls, and ``max_sessions`` HTTP sessions are open at once (more get
+        "server busy"); an HTTP session idle for ``session_idle_timeout`` seconds is closed.
+        ``allowed_hosts``: the Host header values (``host:port``, ``*`` for any port) the HTTP app accepts besides
+        loopback's, with their ``http(s)://`` origins (DNS-rebinding protection; loopback's alone by default)."""
         clash = sorted(set(catalog.tools) & set(BUILTIN_TOOLS))
         if clash:
             raise VadaError(f"catalog tool name(s) {', '.join(map(repr, clash))} clash with the server's built-in tools")
         self.catalog = catalog
+        if memory_limit is None:
+            memory_limit = default_memory_limit(max_calls)
         self.sessions = Sessions(catalog, Path(workspace_dir) if workspace_dir else None, engine=engine,
                                  preview=preview, max_rounds=max_rounds, keep=keep_workspaces,
-                                 engine_options=engine_options)
+                                 engine_options=engine_options, time_limit=time_limit, memory_limit=memory_limit,
+                                 max_rows=max_rows, max_calls=max_calls, max_programs=max_programs)
         sessions = self.sessions
 
         @asynccontextmanager
@@ -165,11 +359,14 @@ class ReasoningServer:
             scope = SessionScope()
             try:
                 yield scope
-            finally:
-                sessions.release(scope)
+            finally:  # closing waits for the session's interrupted calls: never on the event loop, never cancelled
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(sessions.release, scope)
 
         self.mcp = FastMCP(name, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
-                           lifespan=session_scope)
+                           lifespan=session_scope, max_sessions=max_sessions,
+                           session_idle_timeout=session_idle_timeout,
+                           transport_security=transport_security(allowed_hosts or []))
         for spec in catalog:
             self.mcp.add_tool(_catalog_tool(self.sessions, spec), name=spec.name, description=_tool_doc(spec),
                               annotations=WRITES, structured_output=True)
@@ -185,7 +382,11 @@ class ReasoningServer:
 
         @self.mcp.custom_route("/health", methods=["GET"])
         async def health(_request):
-            return JSONResponse({"status": "ok", "tools": len(self.catalog)})
+            stuck = self.sessions.stuck()
+            body = {"status": "stuck" if stuck else "ok", "tools": len(self.catalog)}
+            if stuck:  # a call past its time limit and grace: the server cannot be trusted to answer
+                body.update(calls_in_flight=self.sessions.in_flight(), calls_stuck=stuck)
+            return JSONResponse(body, status_code=503 if stuck else 200)
 
         app = self.mcp.streamable_http_app()
         return BearerToken(app, token) if token else app
@@ -218,7 +419,8 @@ def _catalog_tool(sessions: Sessions, spec: ToolSpec) -> Callable[..., Any]:
     parameters = [inspect.Parameter("vo_context__", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
     annotations: dict[str, Any] = {"vo_context__": Context, "return": dict[str, Any]}
     for p in spec.params:
-        scalar = Annotated[PY_TYPES[p.type], Field(strict=p.type != "float")]
+        scalar = (Annotated[float, Field(allow_inf_nan=False)] if p.type == "float"
+                  else Annotated[PY_TYPES[p.type], Field(strict=True)])
         typ = Annotated[scalar | dict[str, Any], Field(description=f"{p.description}; or, to run the tool for every "
                                                                    f"row of a predicate, {EACH_FORM}")]
         parameters.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=typ))
@@ -304,7 +506,8 @@ def _builtin_tools(mcp: FastMCP, sessions: Sessions) -> None:
         filter_value: Annotated[str | int | float | bool | None, Field(description="Value filter_attr must equal")] = None,
         threshold_attr: Annotated[str | None, Field(description="Numeric attribute compared with threshold_value")] = None,
         threshold_op: Annotated[str | None, Field(description=f"One of {' '.join(THRESHOLD_OPS)}")] = None,
-        threshold_value: Annotated[float | None, Field(description="Number threshold_attr is compared with")] = None,
+        threshold_value: Annotated[float | None, Field(description="Number threshold_attr is compared with",
+                                                       allow_inf_nan=False)] = None,
     ) -> dict[str, Any]:
         """The top k facts of a materialized predicate ordered by an attribute, optionally filtered by an equality
         and a numeric threshold; also how many facts match in all."""

@@ -35,18 +35,21 @@ from vadaorchestra.datalog.api import (
     validate,
 )
 from vadaorchestra.datalog.foreach import bind_each, each_forms, each_source
+from vadaorchestra.datalog.limits import Budget
 from vadaorchestra.datalog.lint import merging_aggregates
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.datalog.types import fits
 from vadaorchestra.datalog.validator import Analysis
-from vadaorchestra.errors import Diagnostic, VadaError, ValidationError, WorkspaceError
+from vadaorchestra.errors import Cancelled, Diagnostic, LimitExceeded, VadaError, ValidationError, WorkspaceError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
 
 THRESHOLD_OPS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "==": "=", "!=": "<>", "<>": "<>"}
 MAX_K = 1000
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 MOST_FREQUENT = 5
+CLOSE_WAIT = 5.0  # seconds closing a workspace waits for its interrupted calls to end
+_CURRENT = threading.local()  # the Budget of the call the worker thread is running, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,9 @@ class Workspace:
     max_rounds: int = 1000
     log: list[Invocation] = field(default_factory=list)
     engine_options: dict[str, Any] = field(default_factory=dict)  # Soufflé mode/timeout/memory for tool programs
+    time_limit: float | None = None  # seconds per call (each tool call, each run_program)
+    memory_limit: int | None = None  # bytes: DuckDB's memory_limit of this database (spilling to disk as much again)
+    max_rows: int | None = None  # the most facts a predicate a synthesized program defines may hold
     # (key of the log it was built from, Explainer): the session's run evaluated for `explain`, until the next write
     _explained: tuple[tuple[int, int], Any] | None = field(default=None, init=False, repr=False)
 
@@ -84,14 +90,32 @@ class Workspace:
         self.path = Path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect(str(self.path))
+        if self.memory_limit is not None:
+            mib = max(1, self.memory_limit >> 20)
+            self.con.execute(f"SET memory_limit = '{mib}MiB'")
+            self.con.execute(f"SET max_temp_directory_size = '{mib}MiB'")
+        self.engine_options = dict(self.engine_options)
+        if self.engine == "souffle":  # the same bounds for the Soufflé binary, unless told otherwise
+            if self.time_limit is not None:
+                self.engine_options.setdefault("timeout", self.time_limit)
+            if self.memory_limit is not None:
+                self.engine_options.setdefault("memory_limit", self.memory_limit)
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._closed = False
+        self._calls: set[Budget] = set()
 
     # --- lifecycle ----------------------------------------------------------------------------------------------------
     def close(self) -> None:
+        """Cancel the calls still running (their queries are interrupted and roll back), then close the database."""
         if not self._closed:
             self._closed = True
+            with self._guard:
+                running = list(self._calls)
+            for budget in running:
+                budget.cancel()
+            for budget in running:
+                budget.wait(CLOSE_WAIT)
             self.con.close()
             if self._explained is not None:
                 self._explained[1].close()
@@ -102,6 +126,7 @@ class Workspace:
         assert self.path is not None
         for p in (self.path, self.path.with_name(self.path.name + ".wal")):
             p.unlink(missing_ok=True)
+        shutil.rmtree(self.path.with_name(self.path.name + ".tmp"), ignore_errors=True)  # DuckDB's spill folder
         if self._tmpdir:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
 
@@ -112,20 +137,55 @@ class Workspace:
         self.close()
 
     @contextmanager
+    def bounded(self, budget: Budget | None = None) -> Iterator[Budget]:
+        """Run the block as one call under ``budget`` (by default the call already running in this thread, else a
+        new one with the workspace's time limit): its queries are interrupted when the time runs out or the budget
+        is cancelled, and the call fails with :class:`~vadaorchestra.errors.LimitExceeded` or
+        :class:`~vadaorchestra.errors.Cancelled`, having written nothing."""
+        outer = getattr(_CURRENT, "budget", None)
+        if budget is None and outer is not None:
+            yield outer
+            return
+        budget = budget if budget is not None else Budget(self.time_limit)
+        _CURRENT.budget = budget
+        with self._guard:
+            self._calls.add(budget)
+        try:
+            with budget:
+                yield budget
+        finally:
+            _CURRENT.budget = outer
+            with self._guard:
+                self._calls.discard(budget)
+
+    @contextmanager
     def _cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
         if self._closed:
             raise WorkspaceError("the workspace is closed")
-        cur = self.con.cursor()
-        try:
-            yield cur
-        finally:
-            cur.close()
+        with self.bounded() as budget:
+            cur = self.con.cursor()
+            try:
+                with budget.watch(cur):
+                    yield cur
+            except duckdb.Error as exc:  # a statement outside the engine, interrupted or out of memory
+                if budget.reason is not None:
+                    raise budget.error() from None
+                if isinstance(exc, duckdb.OutOfMemoryException):
+                    raise LimitExceeded(f"memory limit exceeded: {str(exc).splitlines()[0]}", limit="memory") from None
+                raise
+            finally:
+                cur.close()
 
     @contextmanager
     def _locked(self, names) -> Iterator[None]:
-        """Serialize writers of the same predicates (case-insensitively, as DuckDB names tables)."""
+        """Serialize writers of the same predicates (case-insensitively, as DuckDB names tables).
+
+        The locks are keyed by the lower-cased name and taken in sorted order of those keys: two names that differ
+        only in case are one lock, taken once (a non-reentrant lock taken twice hangs the thread forever), and two
+        calls that write overlapping names take their common locks in the same order (no deadlock between them)."""
+        keys = sorted({n.lower() for n in names})
         with self._guard:
-            locks = [self._locks.setdefault(n.lower(), threading.Lock()) for n in sorted(set(names))]
+            locks = [self._locks.setdefault(k, threading.Lock()) for k in keys]
         with ExitStack() as stack:
             for lock in locks:
                 stack.enter_context(lock)
@@ -205,9 +265,9 @@ class Workspace:
             result = run(program, params=None if source is not None else params, data_root=self.catalog.data_root,
                          database=cur, outputs=[spec.output], materialize={spec.output: spec.output}, append=True,
                          limit=self.preview, engine=self.engine, max_rounds=self.max_rounds,
-                         engine_options=self.engine_options)
-            total = self._count(cur, spec.output)
+                         engine_options=self.engine_options, budget=_CURRENT.budget)
             self._record("tool", spec.name, given, (spec.output,), result.counts[spec.output])
+            total = self._count(cur, spec.output)
             elapsed = (time.perf_counter() - start) * 1000
             rows = result.rows(spec.output)
             extra = {"bound_values": keys} if source is not None else {}
@@ -310,12 +370,14 @@ class Workspace:
         if filter_attr is not None:
             i = self._column(pred, cols, filter_attr, "filter_attr")
             if filter_value is None:
-                raise WorkspaceError("filter_attr needs a filter_value")
+                raise WorkspaceError(f"filter_attr needs a filter_value, and filter_value is missing{NOT_FINITE_HINT}")
             where.append(f"{quote_ident(cols[i])} = ${len(args) + 1}")
             args.append(_typed(filter_value, types[i], "filter_value"))
         elif filter_value is not None:
             raise WorkspaceError("filter_value needs a filter_attr")
         if threshold_attr is not None or threshold_op is not None or threshold_value is not None:
+            if threshold_attr is not None and threshold_op is not None and threshold_value is None:
+                raise WorkspaceError(f"threshold_value is missing{NOT_FINITE_HINT}")
             if threshold_attr is None or threshold_op is None or threshold_value is None:
                 raise WorkspaceError("a threshold needs threshold_attr, threshold_op and threshold_value together")
             i = self._column(pred, cols, threshold_attr, "threshold_attr")
@@ -373,19 +435,27 @@ class Workspace:
         self._schema(pred)
         if not isinstance(values, list | tuple):
             raise WorkspaceError(f"fact must be a list of the values of {pred!r}, got {values!r}")
-        explainer = self._explainer(max_contributions)
-        try:
-            node = explainer.explain(pred, list(values))
-        except NotDerived as exc:
-            return {"status": "not derived", "predicate": pred, "message": str(exc),
-                    "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
-        except VadaError as exc:
-            raise WorkspaceError(str(exc)) from None
+        with self.bounded() as budget:
+            try:
+                explainer = self._explainer(max_contributions, budget)
+                with budget.watch(explainer.con):
+                    node = explainer.explain(pred, list(values))
+            except NotDerived as exc:
+                return {"status": "not derived", "predicate": pred, "message": str(exc),
+                        "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
+            except (LimitExceeded, Cancelled):
+                raise
+            except VadaError as exc:
+                raise WorkspaceError(str(exc)) from None
+            except duckdb.Error:
+                if budget.reason is None:
+                    raise
+                raise budget.error("explaining") from None
         return {"status": "ok", "predicate": pred, "fact": node.fact, "tree": node.to_dict(),
                 "leaves": [leaf.to_dict() for leaf in node.leaves() if leaf.kind == "base"][:50],
                 "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
 
-    def _explainer(self, max_contributions: int):
+    def _explainer(self, max_contributions: int, budget: Budget | None = None):
         """The session's run as one program (:class:`~vadaorchestra.mcp_server.lineage.ProgramWriter`), evaluated
         for explanations; kept until the next call that writes."""
         from vadaorchestra.datalog.explain import Explainer
@@ -398,7 +468,8 @@ class Workspace:
         steps = [LogStep("LI" if inv.kind == "tool" else "LM", inv.seq, inv.name if inv.kind == "tool" else None,
                          dict(inv.params), inv.text or "", "") for inv in self.log]
         text = ProgramWriter(self.catalog, steps).program()
-        explainer = Explainer(text, data_root=self.catalog.data_root, max_contributions=max_contributions)
+        explainer = Explainer(text, data_root=self.catalog.data_root, max_contributions=max_contributions,
+                              budget=budget, memory_limit=self.memory_limit)
         if cached is not None:
             cached[1].close()
         self._explained = (key, explainer)
@@ -427,7 +498,9 @@ class Workspace:
             program, analysis = self._check_synthesized(cur, text)
             defined = sorted(analysis.defined)
             result = run(program, database=cur, outputs=[], materialize={p: p for p in defined},
-                         synthesized=True, engine=self.engine, max_rounds=self.max_rounds)
+                         synthesized=True, engine=self.engine, max_rounds=self.max_rounds,
+                         engine_options={k: v for k, v in self.engine_options.items() if k in ("timeout", "memory_limit")},
+                         budget=_CURRENT.budget, max_rows=self.max_rows)
             out = _output_of(program, analysis)
             self._record("program", "run_program", {}, tuple(defined), result.counts.get(out, 0), text)
             return self._result(cur, out, elapsed_ms=(time.perf_counter() - start) * 1000,
@@ -534,7 +607,13 @@ def _records(cols, rows) -> list[dict[str, Any]]:
 EACH_HINT = ' (each also as {"each": "predicate.column", "where": {...}}, to run for every row of a predicate)'
 
 
+NOT_FINITE_HINT = (" (or was a number that is not finite: JSON has no inf or NaN, and clients send them as null; "
+                   "give a finite number)")
+
+
 def _typed(value: Any, typ: str, what: str) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise WorkspaceError(f"{what} is not a finite number (got {value!r})")
     if not fits(value, typ):
         raise WorkspaceError(f"{what} must be a {'number' if typ == 'float' else typ} here, got {value!r}")
     return value

@@ -13,14 +13,25 @@ import itertools
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import duckdb
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
 from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
-from vadaorchestra.errors import ConstraintViolation, Diagnostic, EngineError, RoundLimitExceeded
+from vadaorchestra.errors import (
+    Cancelled,
+    ConstraintViolation,
+    Diagnostic,
+    EngineError,
+    LimitExceeded,
+    RoundLimitExceeded,
+    VadaError,
+)
+
+if TYPE_CHECKING:
+    from vadaorchestra.datalog.limits import Budget
 
 _RUN_IDS = itertools.count(1)
 DUCKDB_TYPE_MAP = {
@@ -50,9 +61,14 @@ class DuckDBEngine:
     name = "duckdb"
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, max_rounds: int = 1000, max_witnesses: int = 10,
-                 progress: Callable[[str], None] | None = None):
+                 progress: Callable[[str], None] | None = None, budget: Budget | None = None,
+                 max_rows: int | None = None):
+        """``budget``: the call's time and cancellation (checked before each statement; its interrupts end a running
+        one); ``max_rows``: the most facts a derived predicate may hold (checked after each round)."""
         self.con = connection
         self.max_rounds = max_rounds
+        self.budget = budget
+        self.max_rows = max_rows
         self.max_witnesses = max_witnesses
         self.progress = progress or (lambda _msg: None)
 
@@ -118,7 +134,20 @@ class _Run:
 
     def run_strata(self) -> None:
         for stratum in self.a.strata:
-            self.stratum(stratum)
+            try:
+                self.stratum(stratum)
+            except (duckdb.InterruptException, LimitExceeded, Cancelled) as exc:
+                # stopped in a statement that names no rule (a count, a copy of a round's delta): name the stratum's
+                budget = self.engine.budget
+                if isinstance(exc, VadaError) and exc.diagnostics:
+                    raise
+                ri = stratum.rules[0]
+                label = S.rule_label(ri) if len(stratum.rules) == 1 else f"rules for {', '.join(stratum.preds)}"
+                if isinstance(exc, LimitExceeded) and exc.limit == "memory":
+                    raise self.out_of_memory(label, ri.span) from None
+                if budget is None or budget.reason is None:
+                    raise
+                raise budget.error(label, ri.span, self.a.program.text) from None
 
     def plan_views(self, kept: set[str]) -> None:
         """Decide which relations are sets and which intermediates can stay views.
@@ -150,8 +179,18 @@ class _Run:
 
     # --- plumbing ---------------------------------------------------------------------------------------------------
     def exec(self, sql: str, label: str = "", span=None, params=None):
+        budget = self.engine.budget
+        if budget is not None:
+            budget.check(label, span, self.a.program.text)
         try:
             return self.con.execute(sql, params) if params is not None else self.con.execute(sql)
+        except duckdb.InterruptException:
+            if budget is not None and budget.reason is not None:
+                raise budget.error(label, span, self.a.program.text) from None
+            text = f"{label}: interrupted" if label else "interrupted"
+            raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text) from None
+        except duckdb.OutOfMemoryException:
+            raise self.out_of_memory(label, span) from None
         except duckdb.Error as exc:
             msg = str(exc).split("\n")[0]
             for prefix in ("Invalid Input Error: ", "Conversion Error: ", "Out of Range Error: "):
@@ -161,6 +200,30 @@ class _Run:
                        "with 64 fraction bits, up to that bound (docs/LANGUAGE-NOTES.md)")
             text = f"{label}: {msg}" if label and label not in msg else msg
             raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text) from None
+
+    def out_of_memory(self, label: str, span) -> LimitExceeded:
+        try:
+            limit = self.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+        except duckdb.Error:
+            limit = "?"
+        where = f" while evaluating the {label}" if label.startswith("rule") else f" while {label}" if label else ""
+        text = f"memory limit exceeded: the call needed more than the database's {limit}{where}; nothing was written"
+        return LimitExceeded(text, [Diagnostic(span, text)] if span else [], self.a.program.text, limit="memory")
+
+    def check_rows(self, stratum: Stratum) -> None:
+        """Fail when a predicate of the stratum holds more facts than the engine's ``max_rows``."""
+        cap = self.engine.max_rows
+        if cap is None:
+            return
+        for p in stratum.preds:
+            if p in self.views or p not in self.tables:
+                continue
+            n = self.count(self.tables[p])
+            if n > cap:
+                ri = next(r for r in stratum.rules if any(h.pred == p for h in r.rule.head))
+                text = (f"row limit exceeded: {p!r} holds {n} facts, more than the {cap} a predicate may hold, "
+                        f"derived by the {S.rule_label(ri)}; nothing was written")
+                raise LimitExceeded(text, [Diagnostic(ri.span, text)], self.a.program.text, limit="rows")
 
     def temp(self, base: str) -> str:
         return S.quote_ident(self.prefix + base)
@@ -311,12 +374,15 @@ class _Run:
         self.engine.progress(f"stratum {', '.join(stratum.preds)}" + (" (recursive)" if stratum.recursive else ""))
         if not stratum.recursive:
             self.round(stratum, None)
+            self.check_rows(stratum)
             return
         if self.use_cte and self.linear_cte(stratum):
+            self.check_rows(stratum)
             return
         deltas = self.round(stratum, None)
         rounds = 0
         while any(n for n, _ in deltas.values()):
+            self.check_rows(stratum)
             rounds += 1
             if rounds > self.engine.max_rounds:
                 self.drop_deltas(deltas)
@@ -325,6 +391,7 @@ class _Run:
             self.drop_deltas(deltas)
             deltas = new
         self.drop_deltas(deltas)
+        self.check_rows(stratum)
 
     def linear_cte(self, stratum: Stratum) -> bool:
         """One predicate defined by plain rules that read it at most once each and compute no new values (transitive
@@ -705,8 +772,13 @@ class _Run:
                     continue
                 self.exec(f"CREATE OR REPLACE TABLE {target} AS {select} ORDER BY ALL", f"materializing {pred!r}")
             self.exec("COMMIT")
+            if self.engine.budget is not None:
+                self.engine.budget.committed()
         except BaseException:
-            self.con.execute("ROLLBACK")
+            try:
+                self.con.execute("ROLLBACK")
+            except duckdb.Error:  # interrupted too: closing the connection rolls the transaction back
+                pass
             raise
 
 

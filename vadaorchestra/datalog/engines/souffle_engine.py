@@ -45,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -52,11 +53,15 @@ from vadaorchestra.datalog import souffle as F
 from vadaorchestra.datalog import sql as S
 from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, _Run
 from vadaorchestra.datalog.validator import Analysis, PredInfo, RuleInfo, Stratum
-from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, EngineError
+from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, EngineError, LimitExceeded
+
+if TYPE_CHECKING:
+    from vadaorchestra.datalog.limits import Budget
 
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_MEMORY = 8 << 30
 DEFAULT_LAYERS = 16
+BUDGET_POLL = 0.2  # seconds between checks of the call's Budget while the binary runs
 # AST passes for Soufflé features the generated programs never use (subsumptive clauses, records, ``.plan``
 # directives): on the 16-layer program of company control they took 0.24 of the interpreter's 0.5 s start-up, which
 # grows faster than the program. Soufflé ignores names it does not know.
@@ -95,13 +100,14 @@ class SouffleEngine(DuckDBEngine):
                  timeout: float | None = DEFAULT_TIMEOUT, memory_limit: int | None = DEFAULT_MEMORY,
                  cache_dir: str | Path | None = None, souffle: str | None = None, jobs: int = 1,
                  fallback: bool = True, layers: int = DEFAULT_LAYERS, rounds: str = "duckdb",
-                 stats: dict | None = None):
+                 stats: dict | None = None, budget: Budget | None = None, max_rows: int | None = None):
         if mode not in ("interpreted", "compiled"):
             raise EngineError(f"unknown Soufflé mode {mode!r} (modes: interpreted, compiled)")
         if rounds not in ROUNDS:
             raise EngineError(f"unknown rounds {rounds!r} (who runs the rounds of a stratum: {', '.join(ROUNDS)})")
         self.rounds = rounds
-        super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress)
+        super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress,
+                         budget=budget, max_rows=max_rows)
         self.mode = mode
         self.timeout = timeout
         self.memory_limit = memory_limit
@@ -364,7 +370,8 @@ class _SouffleRun(_Run):
             return None
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise EngineError(f"Soufflé run exceeded its time limit of {self.engine.timeout:g} s")
+            raise LimitExceeded(f"time limit exceeded: the Soufflé run took longer than {self.engine.timeout:g} s",
+                                limit="time")
         return left
 
     def spawn(self, cmd: list[str], cwd: Path, what: str) -> tuple[int, str]:
@@ -378,11 +385,24 @@ class _SouffleRun(_Run):
         proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True, preexec_fn=preexec, text=True,
                                 errors="replace")
+        budget = self.engine.budget
         try:
-            _out, err = proc.communicate(timeout=self.remaining())
+            while True:  # in short waits, so that a cancelled call (its Budget) kills the binary too
+                left = self.remaining()
+                try:
+                    _out, err = proc.communicate(timeout=left if budget is None else min(left or BUDGET_POLL,
+                                                                                         BUDGET_POLL))
+                    break
+                except subprocess.TimeoutExpired:
+                    if budget is not None and budget.reason is not None:
+                        _kill_group(proc)
+                        raise budget.error(f"running {what}") from None
+                    if left is not None and left <= BUDGET_POLL or budget is None:
+                        raise
         except subprocess.TimeoutExpired:
             _kill_group(proc)
-            raise EngineError(f"{what} exceeded the time limit of {self.engine.timeout:g} s and was killed") from None
+            raise LimitExceeded(f"{what} exceeded the time limit of {self.engine.timeout:g} s and was killed",
+                                limit="time") from None
         except BaseException:
             _kill_group(proc)
             raise
