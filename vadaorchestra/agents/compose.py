@@ -55,6 +55,7 @@ class Query:
     asked: str | None = None  # the column answering "which X" when no column is named X (the tool says what X is)
     ref: tuple[str, dict[str, Any], str] | None = None  # a share's denominator: (tool, its parameters, its column)
     numerator: str | None = None  # a share's summed column (None: its rows are counted)
+    guessed: bool = False  # the asked column is the tool's first, its description naming the asked thing
 
 
 def _cols(spec: dict[str, Any], types: tuple[str, ...] = ("string", "int", "float", "bool")) -> list[str]:
@@ -140,11 +141,36 @@ class Composer:
         self.joined_score = joined_score or (lambda _anchor, tool: scores.get(tool, 0.0))
         fr = frame.of(ctx)
         found: list[Query] = []
+        words = terms(fr.question) - frame.OPERATION_WORDS - {w for e in fr.entities for w in terms(e.value)}
         for tool, spec in sorted(ctx.tools.items()):
             for params, bound in self._bindings(fr, tool, spec):
-                for join in [None, *self._joins(ctx, tool, spec)]:
+                alone = self._cover(ctx, fr, tool, params, bound, None, scores)
+                found += [alone] if alone is not None else []
+                unsaid = {w for w in words if not any(word_match(w, x) for x in _doc(spec))}
+                # (by its name: what a tool is, not every word its description uses)
+                deps = set(spec.get("dependencies", ()))
+                for join in self._joins(ctx, tool, spec):
+                    # a join only when the question needs it: the anchor alone does not cover the frame (or covers
+                    # what is asked only by a guess), or the question says what the joined tool does and the
+                    # anchor's text does not ("Which banks lend to the companies controlled by X")
+                    said = any(word_match(w, x) for w in unsaid for x in _name(ctx.tools[join.tool]) - {"get"})
+                    if join.tool in deps or not (alone is None or alone.guessed or said):
+                        continue
                     q = self._cover(ctx, fr, tool, params, bound, join, scores)
-                    if q is not None:
+                    if q is not None and not (alone is not None and alone.guessed and q.guessed):
+                        # the question names what the joined tool is ("controlled companies", "lenders") and the
+                        # anchor's name does not
+                        # (a chain said from its start: the anchor's own name is in the question too)
+                        # — when what is asked for is the joined tool's ("Which banks ...": the lenders' banks)
+                        named = {w for w in words if not any(word_match(w, x) for x in _name(spec))}
+                        jcols = _cols(ctx.tools[join.tool])
+                        phrase = self._phrase(fr, _cols(spec) + jcols)
+                        from_join = q.asked in jcols or (bool(phrase) and bool(_named(phrase, jcols))
+                                                         and not _named(phrase, _cols(spec)))
+                        if from_join and fr.kind in ("list", "lookup", "count") and \
+                                any(word_match(w, x) for w in named for x in _name(ctx.tools[join.tool])) and \
+                                any(word_match(w, x) for w in words for x in _name(spec) - {"get"}):
+                            q.score += 4
                         found.append(q)
         found.sort(key=lambda q: -q.score)
         best = found[0] if found else None
@@ -208,7 +234,7 @@ class Composer:
         fit = 0.0
         # the thing asked about
         phrase = self._phrase(fr, cols)
-        asked = None
+        asked, guessed = None, False
         if phrase:
             named = _named(phrase, cols)
             if not named:
@@ -217,7 +243,7 @@ class Composer:
                 said = terms(spec["description"]) | terms(tool)
                 own = _cols(spec, ("string",))
                 if own and any(word_match(phrase[-1], w) for w in said):
-                    named, asked = own[:1], own[0]
+                    named, asked, guessed = own[:1], own[0], True
                     fit -= 0.5  # a guess: a join that names the column does better
             if named:
                 fit += max(column_score(phrase, c) for c in named)
@@ -281,8 +307,8 @@ class Composer:
         # a joined tool counts with its words ("Which banks lend to the companies controlled by X": the control
         # tool's words and the lenders' both), less a join's cost
         score = 10 * (scores.get(tool, 0.0) + (self.joined_score(tool, join.tool) if join else 0.0)) / top + 2 * fit \
-            - ((5 if join.column else 7) if join else 0.0)
-        return Query(tool, params, join, filters, score, asked, ref, numerator)
+            - ((5 if join.column else 9) if join else 0.0)
+        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed)
 
     @staticmethod
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
@@ -309,7 +335,8 @@ class Composer:
         with the anchor's amount (declared, or its only float column)."""
         m = re.search(r"\b(?:share|fraction|proportion|percentage|percent|part)\s+of\s+(?:the\s+|its\s+|their\s+)?"
                       r"((?:[\w-]+\s*){1,4})", fr.question, re.I)
-        noun = _seq(m.group(1)) if m else ()
+        named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
+        noun = tuple(w for w in _seq(m.group(1)) if w not in named_words) if m else ()
         own_nums = _numeric(spec) + ([c for c in _numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         for other, ospec in sorted(ctx.tools.items()):
@@ -443,7 +470,7 @@ class Composer:
             for col in (c for c in view.typed("string") if c not in view.param_columns):
                 # a few values looked up: one the parameter takes exactly is enough (not every company has an
                 # ultimate controller in the data)
-                sample = sorted({str(f[col]) for f in view.facts if f.get(col) is not None})[:5]
+                sample = sorted({str(f[col]) for f in view.facts if f.get(col) is not None})[:8]
                 hits = [any(h.get("exact") and str(h["value"]).lower() == x.lower()
                             for h in await probe.lookup(q.join.tool, q.join.param, x)) for x in sample]
                 if any(hits):
@@ -467,6 +494,8 @@ class Composer:
             await self._link_join(ctx, probe, anchor)
         if anchor is None or (q.join is not None and joined is None and anchor.cardinality > 0 and not self.joined):
             return []  # waiting for the joined tool
+        if q.join is not None and not q.join.column:
+            raise ComposeError(f"no column of {anchor.name} holds values of {q.join.tool}'s parameter {q.join.param}")
         if q.join is not None and joined is None:
             if anchor.cardinality > 0:
                 raise ComposeError(f"{q.join.tool} was to be called for the values of {anchor.name}.{q.join.column}, "
@@ -770,6 +799,16 @@ def _thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
     strings = [c for c in _cols(spec, ("string",)) if c != besides]
     declared = [c for c in _role_columns(spec, "entity") if c in strings]
     return (declared or strings or [None])[0]
+
+
+def _name(spec: dict[str, Any]) -> set[str]:
+    return terms(spec["name"]) | terms(spec["output_predicate"])
+
+
+def _doc(spec: dict[str, Any]) -> set[str]:
+    """The words of a tool: its name, description, output and columns."""
+    return terms(" ".join([spec["name"], spec["description"], spec["output_predicate"],
+                           *(c["name"] for c in spec["schema"])]))
 
 
 def _words(column: str) -> str:

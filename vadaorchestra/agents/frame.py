@@ -76,6 +76,9 @@ _GROUPING = re.compile(r"\b(?:by|per|for each|for every|grouped by)\s+(?:their\s
                        r"\bthrough (?:a |their |its )?common ([a-z]+)", re.I)
 
 
+# the words of what a question computes, not of what it is about
+OPERATION_WORDS = frozenset("""total sum count number highest lowest largest smallest biggest most least maximum
+minimum average mean combined overall""".split())
 _PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
 
 

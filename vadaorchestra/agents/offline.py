@@ -27,7 +27,7 @@ from typing import Any
 from vadaorchestra.agents import frame
 from vadaorchestra.agents.compose import Composer
 from vadaorchestra.agents.context import PredicateView, RunContext
-from vadaorchestra.agents.frame import STOPWORDS, stem, terms
+from vadaorchestra.agents.frame import OPERATION_WORDS, STOPWORDS, stem, terms
 from vadaorchestra.agents.frame import word_match as _match
 from vadaorchestra.agents.limits import LimitComposer
 from vadaorchestra.agents.plan import Call
@@ -35,9 +35,6 @@ from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
-# the words of what a question computes (frame.py reads them), not of what it is about
-OPERATION_WORDS = frozenset(stem(w) for w in """total sum count number highest lowest largest smallest biggest most
-least maximum minimum average mean combined overall""".split())
 BASE_WORDS = ("capital", "equity", "base", "total", "budget", "size", "assets", "aum")
 
 
@@ -196,8 +193,8 @@ class OfflinePolicy:
                 self.candidates = outer + [t for t in self.candidates if t not in outer]
                 calls, self.ranked = [first], [first.tool]
         about_scores = {name: score(name, about) for name in docs}
-        def joined_score(anchor: str, tool: str) -> float:  # the words the anchor's name does not have
-            return score(tool, {w for w in about if not any(_match(w, x) for x in names[anchor])})
+        def joined_score(anchor: str, tool: str) -> float:  # the words the anchor's text does not have
+            return score(tool, {w for w in about if not any(_match(w, x) for x in docs[anchor])})
 
         if Composer.applies(frame.of(ctx)) and (composed := self.composer.choose(ctx, about_scores, joined_score)):
             # one query answers it, joining a second tool when the question's words ask for it
