@@ -26,6 +26,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from vadaorchestra import __version__
 from vadaorchestra.errors import VadaError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
 from vadaorchestra.mcp_server.workspace import MAX_K, THRESHOLD_OPS, Workspace
@@ -170,6 +171,7 @@ class ReasoningServer:
 
         self.mcp = FastMCP(name, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
                            lifespan=session_scope)
+        self.mcp._mcp_server.version = __version__  # FastMCP takes no version: it would report the SDK's own
         for spec in catalog:
             self.mcp.add_tool(_catalog_tool(self.sessions, spec), name=spec.name, description=_tool_doc(spec),
                               annotations=WRITES, structured_output=True)
@@ -182,6 +184,10 @@ class ReasoningServer:
         """The streamable-HTTP ASGI app (MCP at ``/mcp``, ``GET /health``); with ``token``, every request but the
         health check needs ``Authorization: Bearer <token>``."""
         from starlette.responses import JSONResponse
+
+        from vadaorchestra.mcp_server.disconnects import quiet_disconnects
+
+        quiet_disconnects()
 
         @self.mcp.custom_route("/health", methods=["GET"])
         async def health(_request):
