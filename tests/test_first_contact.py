@@ -197,6 +197,14 @@ def test_check_of_a_tool_that_reads_another_tools_output():
     assert "after get_credit_lines, get_loans" in result.output
 
 
+def test_check_of_a_tool_is_not_failed_by_a_broken_file_it_does_not_read(tmp_path):
+    shutil.copytree(CATALOG, tmp_path / "catalog")
+    (tmp_path / "catalog" / "broken.dl").write_text("p(X) :- q(X).\n", encoding="utf-8")
+    result = cli("datalog", "check", str(tmp_path / "catalog" / "get_loans.dl"), "--tool")
+    assert result.exit_code == 0, result.output
+    assert "ok on its own" in result.output and "catalog check" in result.output
+
+
 def _catalog_with_a_wide_atom(tmp_path: Path) -> Path:
     folder = tmp_path / "catalog"
     shutil.copytree(CATALOG, folder)

@@ -128,8 +128,16 @@ def _check_tool(file: Path, data: Path | None) -> None:
     except CatalogError as exc:
         own = [d for d in exc.diagnostics if d.span is not None and Path(d.span.source).resolve() == file.resolve()]
         if own:
-            exc = CatalogError(f"{len(own)} problem(s) in {file}", own, exc.sources)
-        _fail(exc)
+            _fail(CatalogError(f"{len(own)} problem(s) in {file}", own, exc.sources))
+        from vadaorchestra.datalog.api import load, validate
+
+        try:  # fine on its own? then the problems are other files', which it does not read
+            validate(load(file), data_root=data if data is not None else file.parent, allow_params=True)
+        except VadaError:
+            _fail(exc)  # it reads a tool whose program has problems: those are shown
+        typer.echo(f"{file}: ok on its own; {len(exc.diagnostics)} problem(s) in other files of {file.parent} "
+                   f"('vadaorchestra catalog check {file.parent}' shows them)")
+        return
     except VadaError as exc:
         _fail(exc)
     spec = next((t for t in catalog if t.path.resolve() == file.resolve()), None)
