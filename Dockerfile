@@ -41,7 +41,9 @@ RUN set -e; case "${SOUFFLE}" in \
         "$(apt-cache show libffi8 > /dev/null 2>&1 && echo libffi8 || echo libffi7)"; \
       install -m 0755 local/souffle /usr/local/bin/souffle; \
       if [ -d local/lib ]; then cp -a local/lib/. /usr/local/lib/; ldconfig; fi; \
-      souffle --version ;; \
+      souffle --version; \
+      souffle --version | grep -q "Word size: 64" || { echo "SOUFFLE=local: deploy/souffle/souffle has 32-bit words;" \
+        "its floats then differ from DuckDB's: build it with cmake -DSOUFFLE_DOMAIN_64BIT=ON" >&2; exit 1; } ;; \
     none) echo "no Soufflé in this image: --engine auto runs on DuckDB" ;; \
     *) echo "SOUFFLE must be release, local or none, not '${SOUFFLE}'" >&2; exit 1 ;; \
   esac; \
