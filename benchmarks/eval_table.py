@@ -89,5 +89,19 @@ def markdown(table: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def main(argv: list[str]) -> int:
+    folder = Path(argv[0] if argv else "runs/local")
+    if not folder.is_dir():
+        print(f"error: {folder}: no such folder (benchmarks/eval_local.sh writes its runs there)", file=sys.stderr)
+        return 1
+    found = rows(folder)
+    if not found:
+        print(f"error: {folder}: no summary.json under it (an eval run writes one per dataset and approach)",
+              file=sys.stderr)
+        return 1
+    print(markdown(found))
+    return 0
+
+
 if __name__ == "__main__":
-    print(markdown(rows(Path(sys.argv[1] if len(sys.argv) > 1 else "runs/local"))))
+    sys.exit(main(sys.argv[1:]))

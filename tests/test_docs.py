@@ -85,15 +85,142 @@ def test_every_command_has_help():
             stack.extend(cmd.commands.values())
 
 
-def test_the_readme_snippet_that_embeds_the_team_in_an_autogen_app_runs():
-    import anyio
+# --- every README code block in Python or shell runs ----------------------------------------------------------------
+# The commands run in order, in one folder of their own that sees the repository's examples/, scenarios/ and
+# benchmarks/ (so later commands find what earlier ones wrote, as a reader's would). Slow ones (an agent run, an
+# evaluation) run when VADA_DOCS=all, as .ci/run sets it; the default suite runs the rest.
+SHELL_LANGS = ("bash", "sh", "shell")
+NEEDS = [  # (pattern, reason): the only reasons a README command is not run at all
+    (r"--model local|models install|\.\[local\]|llama-cpp-python|eval_local\.sh|CMAKE_ARGS",
+     "needs the local model (1.1 GB) and llama.cpp"),
+    (r"--model model\.json|--judge", "needs a model of yours (model.json, judge.json)"),
+    (r"^(docker|podman|curl)\b|^deploy/container-check",
+     "needs a container runtime: deploy/container-check builds and runs the image with podman"),
+]
+SOUFFLE = r"--engine souffle|--verify-engines"
+SETUP = r"^python3 -m venv \.venv && \. \.venv/bin/activate && pip install -e \"\.\[test\]\"$"
+SLOW = r"^vadaorchestra (run concentration-risk$|ask |eval |explain |replay |trace export )|^vadaorchestra datalog run bank"
 
+
+def _readme_blocks() -> list[tuple[int, str, str]]:
+    """(line, language, code) of every fenced block in Python or shell."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### In an existing AutoGen app", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    body = "\n".join("    " + line for line in code.splitlines())
-    namespace: dict = {}
-    exec(f"async def snippet():\n{body}\n    return result\n", namespace)  # noqa: S102 - our own README
-    result = anyio.run(namespace["snippet"])
-    assert "TERMINATE" in result.messages[-1].to_text()
-    assert "DeepLogic Ltd" in result.messages[-1].to_text()
+    return [(text[:m.start()].count("\n") + 1, m.group(1), m.group(2))
+            for m in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+            if m.group(1) == "python" or m.group(1) in SHELL_LANGS]
+
+
+def _readme_steps() -> list[tuple[str, str, str]]:
+    """(id, kind, code): a Python block whole, a shell block line by line (continued lines joined)."""
+    steps = []
+    for line, lang, code in _readme_blocks():
+        if lang == "python":
+            steps.append((f"README.md:{line}:python", "python", code))
+            continue
+        for i, command in enumerate(code.replace("\\\n", " ").splitlines()):
+            if command.strip():
+                steps.append((f"README.md:{line}+{i + 1}:{command.split('#')[0].strip()[:48]}", "shell",
+                              command.strip()))
+    return steps
+
+
+STEPS = _readme_steps()
+
+
+def test_the_readme_has_python_and_shell_blocks_to_run():
+    kinds = {kind for _, kind, _ in STEPS}
+    assert kinds == {"python", "shell"} and len(STEPS) > 30
+
+
+@pytest.fixture(scope="module")
+def docs_folder(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("readme")
+    for name in ("examples", "scenarios", "benchmarks", "deploy"):
+        (folder / name).symlink_to(ROOT / name)
+    return folder
+
+
+def _env() -> dict[str, str]:
+    import os
+    import sys
+
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # `vadaorchestra`, `python`
+    for name in [k for k in env if k.lower().endswith("_proxy")]:
+        del env[name]
+    return env
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve_over_http(command: str, folder: Path) -> None:
+    """`serve --transport http` runs until stopped: it must answer /health, then it is stopped."""
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        taken = s.connect_ex(("127.0.0.1", 8000)) == 0
+    port = _free_port() if taken else 8000  # another server on 8000 here: the same command on a free port
+    words = shlex.split(command.split("  #")[0]) + (["--port", str(port)] if taken else [])
+    proc = subprocess.Popen(words, cwd=folder, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2, trust_env=False).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None, f"{command!r} exited: {proc.stderr.read()}"
+            assert time.monotonic() < deadline, f"{command!r}: no /health within 60 s"
+            time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(("step", "kind", "code"), STEPS, ids=[s[0] for s in STEPS])
+def test_every_readme_block_runs(step, kind, code, docs_folder):
+    import os
+    import subprocess
+    import sys
+
+    from vadaorchestra.datalog.engines import souffle_available
+
+    for pattern, reason in NEEDS:
+        if re.search(pattern, code, re.M):
+            pytest.skip(reason)
+    if re.search(SOUFFLE, code) and not souffle_available():
+        pytest.skip("needs Soufflé (the 'souffle' binary is not on PATH)")
+    if kind == "shell" and re.fullmatch(SETUP, code):
+        # the install this suite runs in: shown by its result, not run again inside it
+        import vadaorchestra
+
+        assert Path(vadaorchestra.__file__).resolve().parent == ROOT / "vadaorchestra", \
+            "the suite runs on the install of this checkout (pip install -e .), as the README's install line makes"
+        return
+    if kind == "shell" and code == "python -m pytest":
+        return  # the suite itself, which is running this
+    if kind == "shell" and re.search(SLOW, code) and os.environ.get("VADA_DOCS") != "all":
+        pytest.skip("slow (an agent run or an evaluation): VADA_DOCS=all runs it, as .ci/run does")
+    if kind == "shell" and re.match(r"vadaorchestra serve .*--transport http", code):
+        _serve_over_http(code, docs_folder)
+        return
+    if kind == "python":
+        words, stdin = [sys.executable, "-c", code], subprocess.DEVNULL
+    else:
+        words, stdin = ["bash", "-euo", "pipefail", "-c", code], subprocess.DEVNULL
+    result = subprocess.run(words, cwd=docs_folder, env=_env(), stdin=stdin, capture_output=True, text=True,
+                            timeout=1800)
+    assert result.returncode == 0, f"{step} exited {result.returncode}:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]

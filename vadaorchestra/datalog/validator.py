@@ -8,6 +8,7 @@ variables and the frontier).
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -162,6 +163,7 @@ class _Validator:
                 case A.FactBlock(pred=pred):
                     fact_rows.setdefault(pred, [])
         self._arities(binds)
+        self._bound_columns(binds)
         self._reserved_strings()
         used_params: set[str] = set()
         self._check_params(used_params)
@@ -383,6 +385,19 @@ class _Validator:
         for (pred, idx), _ in list(self.col_type.items()):
             if pred in self.arity and idx >= self.arity[pred][0]:
                 self.error(None, f"@mapping column {idx} of {pred!r} is out of range (arity {self.arity[pred][0]})")
+
+    def _bound_columns(self, binds: list[Bind]) -> None:
+        """A CSV file whose header has another number of columns than the atoms reading it have arguments is an error
+        at its @bind, found when the program is checked rather than when it first runs."""
+        for b in binds:
+            if b.kind != "csv" or b.pred not in self.arity or not b.path.is_file():
+                continue
+            header = csv_header(b.path)
+            n, first = self.arity[b.pred]
+            if header is not None and len(header) != n:
+                self.error(b.span, f"{b.path.name!r} has {len(header)} column(s) ({', '.join(header)}) but "
+                                   f"{b.pred!r} is read with {n} argument(s)",
+                           [(first, f"{b.pred!r} with {n} argument(s)")] if first else [])
 
     def _reserved_strings(self) -> None:
         """Labelled nulls are the strings ``_:n<number>``; a program may not spell one, so a null equals only itself."""
@@ -777,6 +792,22 @@ class _Validator:
             srules = tuple(ri for ri in rules if any(h.pred in members for h in ri.rule.head))
             strata.append(Stratum(tuple(scc), srules, recursive))
         return strata
+
+
+def csv_header(path: Path) -> list[str] | None:
+    """The column names of a CSV file's header line (its delimiter sniffed as DuckDB does); None when unreadable."""
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            line = fh.readline()
+    except (OSError, UnicodeDecodeError):
+        return None  # the engine says why when it reads the file
+    if not line.strip():
+        return None
+    try:
+        dialect = csv.Sniffer().sniff(line, delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    return next(csv.reader([line], dialect))
 
 
 def resolve_bind(ann: A.Annotation, data_root: Path | None) -> Bind | str:

@@ -28,6 +28,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from vadaorchestra import __version__
 from vadaorchestra.datalog.limits import Budget
 from vadaorchestra.errors import Cancelled, VadaError, WorkspaceError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolSpec
@@ -367,6 +368,7 @@ class ReasoningServer:
                            lifespan=session_scope, max_sessions=max_sessions,
                            session_idle_timeout=session_idle_timeout,
                            transport_security=transport_security(allowed_hosts or []))
+        self.mcp._mcp_server.version = __version__  # FastMCP takes no version: it would report the SDK's own
         for spec in catalog:
             self.mcp.add_tool(_catalog_tool(self.sessions, spec), name=spec.name, description=_tool_doc(spec),
                               annotations=WRITES, structured_output=True)
@@ -379,6 +381,10 @@ class ReasoningServer:
         """The streamable-HTTP ASGI app (MCP at ``/mcp``, ``GET /health``); with ``token``, every request but the
         health check needs ``Authorization: Bearer <token>``."""
         from starlette.responses import JSONResponse
+
+        from vadaorchestra.mcp_server.disconnects import quiet_disconnects
+
+        quiet_disconnects()
 
         @self.mcp.custom_route("/health", methods=["GET"])
         async def health(_request):
