@@ -56,6 +56,7 @@ class Query:
     ref: tuple[str, dict[str, Any], str] | None = None  # a share's denominator: (tool, its parameters, its column)
     numerator: str | None = None  # a share's summed column (None: its rows are counted)
     guessed: bool = False  # the asked column is the tool's first, its description naming the asked thing
+    said: bool = False  # the question names the joined tool and asks for its column
 
 
 def _cols(spec: dict[str, Any], types: tuple[str, ...] = ("string", "int", "float", "bool")) -> list[str]:
@@ -170,8 +171,13 @@ class Composer:
                         if from_join and fr.kind in ("list", "lookup", "count") and \
                                 any(word_match(w, x) for w in named for x in _name(ctx.tools[join.tool])) and \
                                 any(word_match(w, x) for w in words for x in _name(spec) - {"get"}):
-                            q.score += 4
+                            q.score, q.said = q.score + 4, True
                         found.append(q)
+        if any(q.join is None and not q.guessed for q in found):
+            # one tool answers it alone: a join must be one the question says ("Which banks lend to the companies
+            # controlled by X"), not one whose words merely add up ("shippers that sent freight out of X" is the
+            # shipments of X, not the shipments of the hubs its lanes reach)
+            found = [q for q in found if q.join is None or q.said]
         found.sort(key=lambda q: -q.score)
         best = found[0] if found else None
         self.query = best
