@@ -260,7 +260,7 @@ def test_run_json_and_the_page_say_first_whether_the_answer_was_verified(tmp_pat
     from vadaorchestra.audit.page import build_page
 
     for question, status in [("What is the total salary of Research?", "verified"),
-                             ("Which employees of Research earn more than 100,000?", "could not answer")]:
+                             ("Does the total salary of Research exceed its budget?", "could not answer")]:
         folder = tmp_path / status.replace(" ", "-")
         result = ask_sync(question, catalog=STAFF / "catalog", data=STAFF, trace=folder / "t.dl")
         write_report(result, folder)
@@ -270,6 +270,6 @@ def test_run_json_and_the_page_say_first_whether_the_answer_was_verified(tmp_pat
         if status == "verified":
             assert record["not_checked"] == [] and '<p class="status ok" role="status"><b>Verified</b></p>' in html
         else:
-            assert record["not_checked"] == ["not checked: the question's condition 'more than 100,000' is applied "
-                                             "by no rule"]
-            assert '<p class="status refused" role="status"><b>Could not answer</b><br>not checked:' in html
+            assert record["not_checked"] == ["the question asks for a total, and no sum was computed"]
+            assert ('<p class="status refused" role="status"><b>Could not answer</b><br>the question asks for a '
+                    'total') in html
