@@ -25,6 +25,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.frame import QuestionFrame, column_score, stem, terms, word_match
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
+from vadaorchestra.datalog.printer import format_const
 from vadaorchestra.errors import VadaError
 
 CAP_WORDS = frozenset(("cap", "capacity", "limit", "threshold", "ceiling", "max", "maximum", "quota", "allowance"))
@@ -509,8 +510,6 @@ class Composer:
             q.join = None  # nothing to join: no anchor facts
         self.done = True
         fr = frame.of(ctx)
-        from vadaorchestra.datalog.printer import format_const
-
         taken: set[str] = set()
         names: dict[tuple[str, str], str] = {}
         head: list[tuple[str, str, str]] = []  # (column, variable, type)
@@ -597,7 +596,7 @@ class Composer:
         fixed = {names[k] for k in consts}
         head = [h for h in head if h[1] not in fixed]
         body = ", ".join([atom(v) for v in views] + conditions)
-        maps = " ".join(f'@mapping("{rows}", {i}, "{c}", "{t}").' for i, (c, _v, t) in enumerate(head))
+        maps = _mappings(rows, head)
         program = f'@output("{rows}"). {maps}\n{rows}({", ".join(v for _c, v, _t in head)}) :- {body}.'
         # in words: "for Crestline Health Partners, with Harbor Valley Health, above 4.0, directly"
         what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
@@ -622,8 +621,6 @@ class Composer:
                      every: list[tuple[str, str, str]], unrestricted: list[str], what: str) -> list[RuleProposal]:
         """numerator / denominator: the selection's sum (or its rows counted) over the reference column, or over the
         same aggregate without the question's restrictions."""
-        from vadaorchestra.datalog.printer import format_const
-
         q = self.query
         var = {c: v for c, v, _t in head}
         num, den, share = f"{rows}_part", f"{rows}_whole", f"{rows}_share"
@@ -651,7 +648,7 @@ class Composer:
             vars_every = ", ".join(v for _c, v, _t in every)
             whole_rows = f"{rows}_all"
             agg_all = f"sum({var[q.numerator]})" if q.numerator in var else "count()"
-            maps = " ".join(f'@mapping("{whole_rows}", {i}, "{c}", "{t}").' for i, (c, _v, t) in enumerate(every))
+            maps = _mappings(whole_rows, every)
             out.append(RuleProposal(program=f'@output("{whole_rows}"). {maps}\n'
                                             f'{whole_rows}({vars_every}) :- {", ".join(unrestricted)}.',
                                     output=whole_rows, purpose=f"share: every row of {rows}'s tools, unrestricted"))
@@ -830,7 +827,13 @@ def _catalog_numbers(ctx: RunContext) -> list[str]:
     return list(dict.fromkeys(c for spec in ctx.tools.values() for c in _numeric(spec)))
 
 
+def _mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
+    """``@mapping`` annotations of ``pred`` for (column, variable, type) triples, in order."""
+    return " ".join(f'@mapping("{pred}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+
+
 def _var(col: str, taken: set[str]) -> str:
+    """A fresh rule variable named after a column (a name starting with a digit gets a leading V)."""
     base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
     if not base[0].isalpha():
         base = "V" + base

@@ -37,6 +37,7 @@ from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.frame import QuestionFrame, terms, word_match
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
+from vadaorchestra.datalog.printer import format_const
 
 _COMPARISON = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|go(?:es)?\s+over|above|over|beyond|more\s+than|"
                          r"(?:stay\w*|remain\w*|kept)?\s*within|than)\b", re.I)
@@ -202,8 +203,6 @@ class LimitComposer:
         if any(v is None for v in views.values()):
             return []  # more hops to come
         self.done = True
-        from vadaorchestra.datalog.printer import format_const
-
         fr = frame.of(ctx)
         taken: set[str] = set()
         names: dict[tuple[str, str], str] = {}

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vadaorchestra.agents import frame
-from vadaorchestra.agents.compose import Composer
+from vadaorchestra.agents.compose import Composer, _mappings, _var
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.frame import OPERATION_WORDS, STOPWORDS, stem, terms
 from vadaorchestra.agents.frame import word_match as _match
@@ -63,21 +63,6 @@ def _overlap(words: set[str], tool: dict[str, Any]) -> float:
 
 def _tokens(column: str) -> set[str]:
     return set(re.findall(r"[a-z]+", column.lower()))
-
-
-def _mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
-    """``@mapping`` annotations of ``pred`` for (column, variable, type) triples, in order."""
-    return " ".join(f'@mapping("{pred}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
-
-
-def _var(col: str, taken: set[str]) -> str:
-    base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}{n}"
-    taken.add(name)
-    return name
 
 
 def fmt_number(x: float) -> str:
