@@ -190,3 +190,36 @@ def concentration_catalog(concentration_data):
 
     root = Path(__file__).resolve().parents[1] / "scenarios" / "concentration_risk"
     return Catalog.load(root / "catalog", concentration_data)
+
+
+def test_each_over_the_tools_own_output_with_a_parameter_in_a_fact_equals_the_calls_and_replays():
+    """get_operator_group's program starts from a fact, ``member($operator_name).``, and is called for each member
+    of a group it computed itself (each member's own group): the rows it had before the call are the source, the
+    output is the union of the calls one by one, and the run as one program (what a replay evaluates) agrees."""
+    from pathlib import Path
+
+    from vadaorchestra.mcp_server.lineage import LogStep, ProgramWriter
+
+    scenario = Path(__file__).parents[1] / "scenarios" / "freight_hubs"
+    cat = Catalog.load(scenario / "catalog", scenario)
+    ws = Workspace(cat)
+    try:
+        ws.invoke("get_operator_group", {"operator_name": "Meridian Port Holdings"})
+        members = sorted(r[0] for r in ws.con.execute("SELECT member_operator FROM operator_group").fetchall())
+        assert len(members) > 1
+        res = ws.invoke("get_operator_group", {"operator_name": {
+            "each": "operator_group.member_operator", "where": {"operator": "Meridian Port Holdings"}}})
+        assert res["bound_values"] == len(members)
+        got = _rows(ws, "operator_group")
+        expected = set()
+        for m in members:
+            expected |= set(run(cat.get("get_operator_group").program, params={"operator_name": m},
+                                data_root=cat.data_root, outputs=["operator_group"]).tables["operator_group"])
+        assert got == expected and {r[0] for r in got} == set(members)
+        assert not [n for n in ws.predicates() if n.startswith("__vo")]  # the copied source is gone
+        steps = [LogStep("LI", inv.seq, inv.name, dict(inv.params), inv.text or "", "") for inv in ws.log]
+        text = ProgramWriter(cat, steps).program(["operator_group"])
+        replayed = run(text, data_root=cat.data_root, outputs=["operator_group"]).tables["operator_group"]
+        assert set(replayed) == got
+    finally:
+        ws.remove()

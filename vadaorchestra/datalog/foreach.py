@@ -125,6 +125,9 @@ def bind_each(program: A.Program, each: Mapping[str, str], source: A.Atom, *, ou
                 if _mentions(s, names) or any(a.pred in keyed for a in _atoms(s.body)):
                     keyed |= {h.pred for h in s.head}
                     changed = True
+            elif isinstance(s, A.Fact) and s.atom.pred not in keyed and _mentions(s, names):
+                keyed.add(s.atom.pred)  # "member($operator_name).": one fact per key
+                changed = True
     if not any(_mentions(s, names) for s in program.statements):
         raise ValidationError(f"the program uses no parameter {', '.join(sorted(names))}")
     inner_output = fresh(f"{output}_each")

@@ -37,6 +37,8 @@ class LogStep:
     note: str
 
 
+_SELF = "__vo_each_self"  # the source of a set-at-a-time call over the tool's own output, renamed per step
+
 # annotations whose first argument names a predicate; @tool and @param describe a catalog program and are dropped
 _PRED_ANNOTATIONS = ("bind", "mapping", "output", "input")
 
@@ -116,6 +118,11 @@ class ProgramWriter:
         reads = body_predicates(program) - defined - set(spec.base)
         reads.discard(spec.output)
         snapshots, earlier = self._snapshots(reads, step.number)
+        if _SELF in reads:  # the tool's output as it was before this call: its invocation rules so far
+            snapshots[_SELF] = new = self._fresh(f"{spec.output}__at{step.number}")
+            earlier += [f"% {spec.output} as step {step.number} read it (the step adds to it)",
+                        *(format_statement(_renamed_head(r, spec.output, new))
+                          for r in self.invocation_rules.get(spec.output, []))]
         rename.update(snapshots)
         body = [format_statement(_renamed(s, rename)) for s in kept]
         rules = list(self._parsed(step).statements) if step.program else [_copy_rule(spec)]
@@ -153,6 +160,8 @@ class ProgramWriter:
         cols, types = self.schemas[pred]
         source, each = each_source(spec.name, {p.name: p.type for p in spec.params}, pred, cols, types, for_each,
                                    where)
+        if pred == spec.output:  # "each" over the tool's own output: as it was before the call (see invocation)
+            source = A.Atom(_SELF, source.args, source.span)
         return bind_each(program, each, source, output=spec.output)
 
     def _base(self, spec: ToolSpec, pred: str, number: int) -> dict[str, str]:

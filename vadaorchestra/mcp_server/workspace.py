@@ -248,13 +248,21 @@ class Workspace:
         program, source = spec.program, None
         if for_each:
             source, each = self._each_source(spec, for_each, where)
-        with self._locked([spec.output]), self._cursor() as cur:
+        with self._locked([spec.output]), self._cursor() as cur, ExitStack() as cleanup:
             present = set(self.predicates())
             for dep in spec.deps:
                 out = self.catalog.get(dep).output
                 if out not in present:
                     raise WorkspaceError(f"tool {spec.name!r} reads {out!r}, the output of tool {dep!r}, which has not "
                                          f"run in this session: call {dep} first")
+            if source is not None and source.pred == spec.output:
+                # "each" over the tool's own output (each member's group, for the members of one group): the rows
+                # it had before this call, copied, since the program defines that predicate afresh
+                snapshot = f"__vo_each_{spec.output}"
+                cur.execute(f"CREATE OR REPLACE TABLE main.{quote_ident(snapshot)} AS "
+                            f"SELECT DISTINCT * FROM main.{quote_ident(spec.output)}")
+                cleanup.callback(cur.execute, f"DROP TABLE IF EXISTS main.{quote_ident(snapshot)}")
+                source = A.Atom(snapshot, source.args, source.span)
             if source is not None:
                 program = bind_each(bind_params(program, params), each, source, output=spec.output)
                 keys = cur.execute(
