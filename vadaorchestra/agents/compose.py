@@ -133,6 +133,8 @@ class Composer:
         rankings (the policy's measure templates)."""
         if fr.limit or (fr.analysis and not fr.extreme):
             return False
+        if fr.share and fr.who:
+            return False  # "Which issuer accounts for the largest share of X": the shares ranked, not one share
         return fr.kind in ("lookup", "list", "count", "total", "extreme", "share")
 
     # --- selection ----------------------------------------------------------------------------------------------------
@@ -266,6 +268,15 @@ class Composer:
             asked = thing  # "Who reports to X?": the things the tool lists
         elif fr.kind in ("list", "lookup"):
             return None
+        ref = numerator = None
+        if fr.kind == "share":
+            found = self._share(ctx, fr, tool, spec, params, bound, join)
+            if found is None:
+                return None
+            ref, numerator = found
+            fit += 2 if ref else 1
+            if ref is not None and ref[0] != tool:
+                bound = bound | set(ref[1].values())  # the reference tool's entities ("of Meridian's tonnage")
         # the entities not bound: each a value of an output column (looked up in the data at synthesis)
         filters = {}
         for e in fr.entities:
@@ -294,13 +305,6 @@ class Composer:
             if not measure:
                 return None
             fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
-        ref = numerator = None
-        if fr.kind == "share":
-            found = self._share(ctx, fr, tool, spec, params, bound, join)
-            if found is None:
-                return None
-            ref, numerator = found
-            fit += 2 if ref else 1
         # direct or transitive
         recursive = bool(spec.get("recursive")) or bool(join and ctx.tools[join.tool].get("recursive"))
         if fr.direct is False and not recursive:
@@ -340,29 +344,43 @@ class Composer:
         words to name the anchor's rows. The numerator sums the number column the question's other words name; with
         none named, a capacity counted in whole things (an int column) is compared with the rows counted, an amount
         with the anchor's amount (declared, or its only float column)."""
+        text = fr.question
+        for e in fr.entities:  # "of Meridian Port Holdings' contracted monthly tonnage": the words after the name
+            text = re.sub(re.escape(e.value) + r"(?:'s|')?", " ", text, flags=re.I)
         m = re.search(r"\b(?:share|fraction|proportion|percentage|percent|part)\s+of\s+(?:the\s+|its\s+|their\s+)?"
-                      r"((?:[\w-]+\s*){1,4})", fr.question, re.I)
+                      r"((?:[\w-]+\s*){1,4})", text, re.I)
         named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
         noun = tuple(w for w in _seq(m.group(1)) if w not in named_words) if m else ()
         own_nums = _numeric(spec) + ([c for c in _numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         for other, ospec in sorted(ctx.tools.items()):
+            # another tool's parameters filled by the question's entities ("of Meridian's contracted tonnage")
             if other != tool and not all(p["name"] in params or any(
-                    f"{other}.{p['name']}" in e.parameters and e.value in bound for e in fr.entities)
-                    for p in ospec["parameters"]):
+                    f"{other}.{p['name']}" in e.parameters for e in fr.entities) for p in ospec["parameters"]):
                 continue
             named = _named(noun, _numeric(ospec)) if noun else []
             if named:
                 oparams = params if other == tool else {
-                    p["name"]: next(e.value for e in fr.entities if f"{other}.{p['name']}" in e.parameters
-                                    and e.value in bound) for p in ospec["parameters"]}
+                    p["name"]: params.get(p["name"]) or next(
+                        e.value for e in sorted(fr.entities, key=lambda e: e.value not in bound)
+                        if f"{other}.{p['name']}" in e.parameters) for p in ospec["parameters"]}
                 score = column_score(noun, named[0])
                 if ref is None or score > ref[3]:
                     ref = (other, oparams, named[0], score)
+        restricted = bool({e.value for e in fr.entities} - bound - set(ref[1].values() if ref else ())) \
+            or bool(fr.conditions)
+        if restricted and noun and (ref is None or ref[0] == tool):
+            # the noun names a measure of the anchor's rows, not a cap ("the tonnage dispatched from X", its weight
+            # in tonnes): the restricted sum of it over the same sum without the restrictions
+            capped = set(_role_columns(spec, "limit", "base"))
+            own = [c for c in own_nums if c not in capped and not terms(c) & CAP_WORDS]
+            measure = _named(noun, own) or _unit_named(noun, ctx, [tool] + ([join.tool] if join else []), own)
+            if measure:
+                return None, measure[0]
         rest = [c for c in own_nums if ref is None or c != ref[2]]
         words = tuple(w for w in _seq(fr.question) if w not in noun)
         # what the reference limits names the part ("credit cap": credits); else the question's other words
-        limited = tuple(w for w in _seq(_words(ref[2])) if w not in CAP_WORDS) if ref else ()
+        limited = tuple(w for w in _seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
         numerator = (_best_named(limited, rest) or _best_named(words, rest) or [None])[0]
         if ref is not None:
             elsewhere = [c for c in _catalog_numbers(ctx) if c not in rest and c != ref[2]]
@@ -381,7 +399,7 @@ class Composer:
         # no denominator column: the same aggregate over every row, which the share's noun must name
         if not noun or not (any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))):
             return None
-        if not (set(e.value for e in fr.entities) - bound) and not fr.conditions:
+        if not restricted:
             return None  # nothing restricts the numerator
         return None, numerator
 
@@ -643,7 +661,7 @@ class Composer:
             out.append(RuleProposal(program=f'@output("{den}"). @mapping("{den}", 0, "{column}", "float").\n'
                                             f'{den}(V) :- {view.name}({args}).',
                                     output=den, purpose=f"share: the whole, the {column} of {view.name}"))
-            whole = _words(column)
+            whole = _words(column, ctx)
         else:
             vars_every = ", ".join(v for _c, v, _t in every)
             whole_rows = f"{rows}_all"
@@ -660,7 +678,7 @@ class Composer:
                                         f'{share}(R) :- {num}(N), {den}(D), D != 0, R = N / D.',
                                 output=share, purpose="share: the part divided by the whole", kind="ratio"))
         self.output, self.answer_column = share, "share"
-        part = _total(q.numerator) if q.numerator else f"number of {_words(ctx.tools[q.tool]['output_predicate'])} facts"
+        part = _total(q.numerator, ctx) if q.numerator else f"number of {_words(ctx.tools[q.tool]['output_predicate'], ctx)} facts"
         self.what = f"share of {whole} ({part} {what})"
         return out
 
@@ -695,7 +713,7 @@ class Composer:
                 self.answer_column = f"total_{c}"
                 return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[c]})",
                             f"total: {c} of {rows} summed")]
-            self.what = f"number of {_words(c)} values {what}"
+            self.what = f"number of {_words(c, ctx)} values {what}"
             return [one(self.output, self.answer_column, "int", f"{row({c})}, V = count({var[c]})",
                         f"counting: distinct {c} of {rows}")]
         if fr.kind == "total" and fr.who and self.deferred:
@@ -707,7 +725,7 @@ class Composer:
             per, passed = f"{rows}_{measure}_per_{target}", f"{rows}_{target}_by_total_{measure}"
             checks = ", ".join(f"T {op} {value}" for _c, op, value in self.deferred)
             self.output, self.answer_column = passed, target
-            self.what = f"{_words(target)} {what} ({_total(measure)})"
+            self.what = f"{_words(target, ctx)} {what} ({_total(measure, ctx)})"
             return [RuleProposal(
                 program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
                         f'@mapping("{per}", 1, "total_{measure}", "float").\n'
@@ -724,7 +742,7 @@ class Composer:
             if measure is None:
                 return []
             self.output, self.answer_column = f"{rows}_total", f"total_{measure}"
-            self.what = f"{_total(measure)} {what}"
+            self.what = f"{_total(measure, ctx)} {what}"
             return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[measure]})",
                         f"total: {measure} of {rows} summed over its rows")]
         if fr.kind == "extreme":
@@ -740,7 +758,7 @@ class Composer:
                 if measure is None:
                     return []
                 self.output, self.answer_column = f"{rows}_{func}", f"{func}_{measure}"
-                self.what = f"{'highest' if func == 'max' else 'lowest'} {_words(measure)} {what}"
+                self.what = f"{'highest' if func == 'max' else 'lowest'} {_words(measure, ctx)} {what}"
                 return [one(self.output, self.answer_column, "float", f"{row({measure})}, V = {func}({var[measure]})",
                             f"{func} of {measure} over {rows}")]
             measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
@@ -758,11 +776,11 @@ class Composer:
                             f'{per}({var[target]}, T) :- {row()}, T = sum({var[measure]}).',
                     output=per, purpose=f"total: {measure} of {rows} summed per {target}")]
                 src, mvar, tvar = f"{per}({var[target]}, M)", "M", var[target]
-                self.what = f"{_words(target)} with the {word} {_total(measure)} {what}"
+                self.what = f"{_words(target, ctx)} with the {word} {_total(measure, ctx)} {what}"
             else:
                 rules = []
                 src, mvar, tvar = row({target, measure}), var[measure], var[target]
-                self.what = f"{_words(target)} with the {word} {_words(measure)} {what}"
+                self.what = f"{_words(target, ctx)} with the {word} {_words(measure, ctx)} {what}"
             src_any = src.replace(f"({var[target]}, M)", "(_, M)") if fr.total else row({measure})
             rules.append(one(best, f"{func}_{measure}", "float", f"{src_any}, V = {func}({mvar})",
                              f"{func} of {measure} over {rows}"))
@@ -776,7 +794,7 @@ class Composer:
         if not asked:
             return []
         self.output, self.answer_column = rows, asked[0]
-        self.what = f"{_words(asked[0])} {what}"
+        self.what = f"{_words(asked[0], ctx)} {what}"
         return []
 
     # --- the answer ---------------------------------------------------------------------------------------------------
@@ -814,13 +832,36 @@ def _doc(spec: dict[str, Any]) -> set[str]:
                            *(c["name"] for c in spec["schema"])]))
 
 
-def _words(column: str) -> str:
-    return column.replace("_", " ")
+def _unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
+    """The columns named by the unit a tool's description gives them ("its weight in tonnes": "tonnage" names
+    weight_t)."""
+    found = []
+    for tool in tools:
+        for m in re.finditer(r"((?:[a-z]+\s+){0,2}[a-z]+)\s+in\s+([a-z]+)", ctx.tools[tool]["description"].lower()):
+            named = [c for c in _named(_seq(m.group(1)), columns) if c not in found]
+            if len(named) == 1 and any(word_match(w, stem(m.group(2))) for w in words):
+                found += named
+    return found
 
 
-def _total(column: str) -> str:
+def _words(column: str, ctx: RunContext | None = None) -> str:
+    """A column's name as words; a one-letter unit as a tool's description says it ("weight_t": "weight in tonnes"
+    where the description has "its weight in tonnes", "contracted_monthly_t": "contracted monthly tonnage"), else
+    without it."""
+    parts = column.split("_")
+    if len(parts) < 2 or len(parts[-1]) != 1:
+        return " ".join(parts)
+    words = " ".join(parts[:-1])
+    for spec in (ctx.tools.values() if ctx is not None else ()):
+        m = re.search(rf"\b{re.escape(words)}\s+((?:in\s+)?{parts[-1]}[a-z]+)", spec["description"], re.I)
+        if m:
+            return f"{words} {m.group(1).lower()}"
+    return words
+
+
+def _total(column: str, ctx: RunContext | None = None) -> str:
     """ "total amount", "total billed" (not "total total billed")."""
-    return _words(column) if "total" in terms(column) else f"total {_words(column)}"
+    return _words(column, ctx) if "total" in terms(column) else f"total {_words(column, ctx)}"
 
 
 def _catalog_numbers(ctx: RunContext) -> list[str]:

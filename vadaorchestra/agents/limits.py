@@ -30,6 +30,7 @@ from vadaorchestra.agents.compose import (
     _param_column,
     _role_columns,
     _seq,
+    _unit_named,
     _var,
     _words,
 )
@@ -64,6 +65,9 @@ class Plan:
     measure: str | None = None  # the summed column (None: the last hop's rows are counted)
     within: bool = False  # "stayed within": the things at or under their limit
     score: float = 0.0
+    # the limit in the anchor's rows may be the parameter's own (the group's contract, on every member's row): then
+    # each thing's limit is the anchor tool called for it (decided on the data, once the anchor ran)
+    own_limit: bool = False
 
 
 def _joinable(ctx: RunContext, column: str, exclude: set[str]) -> list[Hop]:
@@ -74,7 +78,9 @@ def _joinable(ctx: RunContext, column: str, exclude: set[str]) -> list[Hop]:
             continue
         param = spec["parameters"][0]["name"]
         key = _param_column(spec, param)
-        if key and (key == column or all(any(word_match(k, t) for t in terms(column)) for k in terms(key))):
+        # named like the column ("operator" for member_operator), or ending in the same noun ("origin_hub" for hub)
+        if key and (key == column or all(any(word_match(k, t) for t in terms(column)) for k in terms(key))
+                    or word_match(key.rsplit("_", 1)[-1], column.rsplit("_", 1)[-1])):
             out.append(Hop(tool, param, column, key))
     return out
 
@@ -130,13 +136,20 @@ class LimitComposer:
                 continue
             before = tuple(w for w in _seq(q[:cmp.start()]) if w not in terms(" ".join(bound)))
             before = tuple(w for w in before if not any(word_match(w, t) for t in terms(g)))
+            # the amounts named before the comparison ("billed ... exceeds"), else by the limit's own words ("exceed
+            # their contracted monthly tonnage": tonnes dispatched); counted only against a limit in whole things
+            lim_type = next(c["type"] for c in ctx.tools[limit[0] or tool]["schema"] if c["name"] == limit[1])
             found = self._path(ctx, before, g, {tool}, limit, count=False) or \
-                self._path(ctx, before, g, {tool}, limit, count=True)
+                self._path(ctx, before + after, g, {tool}, limit, count=False) or \
+                (self._path(ctx, before, g, {tool}, limit, count=True) if lim_type == "int" else None)
             if found is None:
                 continue
             path, measure = found
+            pcol = _param_column(spec, params[0]["name"])
             plan = Plan(tool, {params[0]["name"]: bound[0]}, g, limit, path, measure,
-                        within=bool(_WITHIN.search(q)), score=scores.get(tool, 0.0) - len(path))
+                        within=bool(_WITHIN.match(cmp.group().strip())), score=scores.get(tool, 0.0) - len(path),
+                        own_limit=limit[0] is None and pcol is not None and all(
+                            any(word_match(k, t) for t in terms(g)) for k in terms(pcol)))
             plans.append(plan)
         if not plans:
             return []
@@ -154,7 +167,7 @@ class LimitComposer:
         for hop in _joinable(ctx, column, used):
             spec = ctx.tools[hop.tool]
             nums = [c for c in _numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
-            named = _best_named(words, nums)
+            named = _best_named(words, nums) or _unit_named(words, ctx, [hop.tool], nums)
             if named and not count:
                 return [hop], named[0]
             if count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):
@@ -175,6 +188,17 @@ class LimitComposer:
         if self.sent == 0 and p.limit[0] is not None and all(h.tool != p.limit[0] for h in p.path):
             hop = next(h for h in _joinable(ctx, p.group, {p.tool}) if h.tool == p.limit[0])
             calls.append(self._call(ctx, p.tool, hop))
+        if self.sent == 0 and p.own_limit:
+            anchor = next((v for v in ctx.predicates.values() if v.tool == p.tool), None)
+            rows = anchor.facts if anchor is not None else []
+            # one limit on every row while the things differ: it is the parameter's, each thing's is its own call
+            p.own_limit = len({f.get(p.limit[1]) for f in rows}) == 1 and len({f.get(p.group) for f in rows}) > 1
+            if p.own_limit:
+                param = next(iter(p.params))
+                # (first: a tool of the path may read the anchor's output for each thing, as the hubs of each
+                # member's group read the member's group; the stages order them)
+                calls.append(self._call(ctx, p.tool, Hop(p.tool, param, p.group,
+                                                         _param_column(ctx.tools[p.tool], param))))
         if self.sent < len(steps):
             hop, i = steps[self.sent]
             prev = p.tool if i == 0 else p.path[i - 1].tool
@@ -223,7 +247,9 @@ class LimitComposer:
         for e in fr.entities:
             for hop in p.path:
                 v = views[hop.tool]
-                for col in (c for c in v.typed("string") if c not in v.param_columns):
+                # (not a column of the things compared: Meridian is a member of its own group, not a restriction)
+                for col in (c for c in v.typed("string") if c not in v.param_columns
+                            and not (p.own_limit and terms(c) & terms(p.group))):
                     if await probe.matching(v.name, col, e.value) > 0:
                         consts[(hop.tool, col)] = format_const(e.value)
 
@@ -252,8 +278,11 @@ class LimitComposer:
         lim_tool, lim_col = p.limit
         lim_atom = atom(lim_tool or p.tool)
         lim = names[(lim_tool or p.tool, lim_col)]
+        if p.own_limit:  # the anchor's rows for each thing itself: operator_group(G, _, L)
+            lim = _var(f"{lim_col}_own", taken)
+            lim_atom = f"{anchor.name}({', '.join(g if c in anchor.param_columns else lim if c == lim_col else '_' for c in anchor.columns)})"
         op = "<=" if p.within else ">"
-        what = _words(p.measure) if p.measure else f"{_words(views[last].name)} facts"
+        what = f"total {_words(p.measure, ctx)}" if p.measure else f"{_words(views[last].name)} facts"
         out = [
             RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
                          output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
@@ -269,7 +298,7 @@ class LimitComposer:
         ]
         self.output, self.answer_column = check, p.group
         self.what = (f"{_words(p.group)} for {', '.join(map(str, p.params.values()))} whose {what} "
-                     f"{'stays within' if p.within else 'exceeds'} its {_words(lim_col)}")
+                     f"{'stays within' if p.within else 'exceeds'} its {_words(lim_col, ctx)}")
         return out
 
     def answer(self, ctx: RunContext) -> str | None:
