@@ -103,10 +103,22 @@ def test_a_tool_describes_itself_as_the_model_reads_it_in_list_tools(example):
         "parameter_columns": {"bank": "bank_name"},
         "dependencies": [],
         "recursive": False,
+        "follows_chain": False,
         "roles": {},
     }
     assert example.get("get_bank_exposures").describe()["dependencies"] == ["get_credit_lines", "get_loans"]
     assert example.get("get_ultimate_controller").describe()["recursive"] is True
+
+
+def test_a_tool_reading_a_recursive_tools_output_follows_the_chain_too():
+    """get_group_hubs joins the hubs with get_operator_group's members, found through every level of subsidiaries:
+    its program is not recursive, its facts cover the whole chain (the agents read "follows_chain")."""
+    scenario = Path(__file__).parents[1] / "scenarios" / "freight_hubs"
+    cat = Catalog.load(scenario / "catalog", scenario)
+    hubs, group, lanes = (cat.get(t).describe() for t in ("get_group_hubs", "get_operator_group", "get_lanes"))
+    assert (hubs["recursive"], hubs["follows_chain"]) == (False, True)
+    assert (group["recursive"], group["follows_chain"]) == (True, True)
+    assert (lanes["recursive"], lanes["follows_chain"]) == (False, False)
 
 
 def test_the_example_parameters_keep_their_declared_types_and_descriptions(example):

@@ -145,7 +145,8 @@ class Composer:
         self.joined_score = joined_score or (lambda _anchor, tool: scores.get(tool, 0.0))
         fr = frame.of(ctx)
         found: list[Query] = []
-        words = terms(fr.question) - frame.OPERATION_WORDS - {w for e in fr.entities for w in terms(e.value)}
+        words = terms(frame.naming_text(fr.question)) - frame.OPERATION_WORDS - {w for e in fr.entities
+                                                                                for w in terms(e.value)}
         for tool, spec in sorted(ctx.tools.items()):
             for params, bound in self._bindings(fr, tool, spec):
                 alone = self._cover(ctx, fr, tool, params, bound, None, scores)
@@ -306,12 +307,14 @@ class Composer:
                 return None
             fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
         # direct or transitive
-        recursive = bool(spec.get("recursive")) or bool(join and ctx.tools[join.tool].get("recursive"))
+        recursive = _chain(spec) or bool(join and _chain(ctx.tools[join.tool]))
         if fr.direct is False and not recursive:
             return None
-        if fr.direct is False and spec.get("recursive"):
+        if fr.direct is False and _chain(spec):
             fit += 2  # the chain followed from the entity the question names, not joined on afterwards
-        if fr.direct is True and spec.get("recursive") and not (self._level(spec) or strings):
+        if fr.direct is None and recursive:
+            fit -= 0.125  # a tie-breaker: nothing said of a chain, the plain reading ("the feeders of X")
+        if fr.direct is True and _chain(spec) and not (self._level(spec) or strings):
             return None
         # the question's words choose the tool first (as in selection), the parts of the frame covered next
         top = max(scores.values(), default=0.0) or 1.0
@@ -325,7 +328,7 @@ class Composer:
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
         """The words naming what is asked for: after "how many", else the asked phrase; when these name no column,
         the noun after the verb ("Which courses are direct prerequisites of X": prerequisites)."""
-        phrase = tuple(terms(fr.how_many)) if fr.how_many else fr.asks_for
+        phrase = _seq(fr.how_many) if fr.how_many else fr.asks_for
         if phrase and _named(phrase, columns):
             return phrase
         m = re.search(r"\b(?:are|is|were|was)\s+(?:(?:the|its|their|his|her|all|direct|directly|immediate)\s+)*"
@@ -353,12 +356,17 @@ class Composer:
         noun = tuple(w for w in _seq(m.group(1)) if w not in named_words) if m else ()
         own_nums = _numeric(spec) + ([c for c in _numeric(ctx.tools[join.tool])] if join else [])
         ref = None
+        # the noun names the anchor's rows ("the loans issued by X"): the whole is the rows, not a cap
+        rows_named = any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))
         for other, ospec in sorted(ctx.tools.items()):
             # another tool's parameters filled by the question's entities ("of Meridian's contracted tonnage")
             if other != tool and not all(p["name"] in params or any(
                     f"{other}.{p['name']}" in e.parameters for e in fr.entities) for p in ospec["parameters"]):
                 continue
+            # named by its head ("the loans" is no loan_days), or a cap by what it caps ("the seats": seat_capacity;
+            # not "the loans" when these are the anchor's rows: annual_loan_quota)
             named = _named(noun, _numeric(ospec)) if noun else []
+            named = _head_named(noun, named, ctx) or [c for c in named if terms(c) & CAP_WORDS and not rows_named]
             if named:
                 oparams = params if other == tool else {
                     p["name"]: params.get(p["name"]) or next(
@@ -374,7 +382,7 @@ class Composer:
             # in tonnes): the restricted sum of it over the same sum without the restrictions
             capped = set(_role_columns(spec, "limit", "base"))
             own = [c for c in own_nums if c not in capped and not terms(c) & CAP_WORDS]
-            measure = _named(noun, own) or _unit_named(noun, ctx, [tool] + ([join.tool] if join else []), own)
+            measure = _head_named(noun, own, ctx) or _unit_named(noun, ctx, [tool] + ([join.tool] if join else []), own)
             if measure:
                 return None, measure[0]
         rest = [c for c in own_nums if ref is None or c != ref[2]]
@@ -382,12 +390,14 @@ class Composer:
         # what the reference limits names the part ("credit cap": credits); else the question's other words
         limited = tuple(w for w in _seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
         numerator = (_best_named(limited, rest) or _best_named(words, rest) or [None])[0]
+        rtype = next(c["type"] for c in ctx.tools[ref[0]]["schema"] if c["name"] == ref[2]) if ref else None
+        if rtype == "int" and numerator is not None and not _head_named(limited + words, [numerator], ctx):
+            numerator = None  # a whole number of things ("its annual loan quota"): the loans counted, not their days
         if ref is not None:
             elsewhere = [c for c in _catalog_numbers(ctx) if c not in rest and c != ref[2]]
             if numerator is None and limited and _best_named(limited, elsewhere):
                 return None  # the part is another tool's column ("credit cap": the courses' credits)
             if numerator is None:
-                rtype = next(c["type"] for c in ctx.tools[ref[0]]["schema"] if c["name"] == ref[2])
                 if rtype != "int":  # an amount: the anchor's amount
                     floats = [c for c in rest if any(x["name"] == c and x["type"] == "float"
                                                      for x in spec["schema"])]
@@ -397,7 +407,7 @@ class Composer:
                         return None
             return (ref[0], ref[1], ref[2]), numerator
         # no denominator column: the same aggregate over every row, which the share's noun must name
-        if not noun or not (any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))):
+        if not noun or not rows_named:
             return None
         if not restricted:
             return None  # nothing restricts the numerator
@@ -588,7 +598,7 @@ class Composer:
                 continue
             conditions.append(f"{names[(v.name, col)]} {cond.op} {format_const(value)}")
         # directly: the first level of a chain
-        if fr.direct is True and ctx.tools[q.tool].get("recursive"):
+        if fr.direct is True and _chain(ctx.tools[q.tool]):
             level = self._level(ctx.tools[q.tool])
             if level is not None:
                 consts[(anchor.name, level)] = "1"
@@ -620,7 +630,7 @@ class Composer:
         what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
                                        "with " + " and ".join(q.filters) if q.filters else "",
                                        *(c.text for c in fr.conditions),
-                                       "directly" if fr.direct is True and ctx.tools[q.tool].get("recursive") else ""]))
+                                       "directly" if fr.direct is True and _chain(ctx.tools[q.tool]) else ""]))
         out = [RuleProposal(program=program, output=rows, purpose=f"selection: {anchor.name}"
                             + (f" joined with {joined.name}" if joined is not None else "") + f" for {what}")]
         if fr.kind == "share":
@@ -748,6 +758,8 @@ class Composer:
         if fr.kind == "extreme":
             func = fr.extreme or "max"
             target = asked[0] if asked else None
+            if not fr.who and any(c in nums for c in asked):
+                target = next(c for c in asked if c in nums)  # "What was the shortest loan": its days, not its id
             if fr.who and target not in strings:
                 # "Among the hubs reachable from X, which one has the largest capacity?": the thing, not the number
                 target = self._named_before(fr, strings) or (q.asked if q.asked in strings else None)
@@ -832,6 +844,20 @@ def _doc(spec: dict[str, Any]) -> set[str]:
                            *(c["name"] for c in spec["schema"])]))
 
 
+def _head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | None = None) -> list[str]:
+    """The columns whose head word the words name: "loans" names no loan_days. The head is the last word of the
+    name, not a unit the tools' descriptions give ("demand_mw": "its demand in MW")."""
+    units = {w.lower() for spec in (ctx.tools.values() if ctx else ()) for w in re.findall(r"\bin\s+([A-Za-z]+)",
+                                                                                         spec["description"])}
+
+    def head(c: str) -> str:
+        parts = c.lower().split("_")
+        while len(parts) > 1 and (len(parts[-1]) == 1 or any(u.startswith(parts[-1]) for u in units)):
+            parts.pop()
+        return stem(parts[-1])
+    return [c for c in columns if any(word_match(w, head(c)) for w in words)]
+
+
 def _unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
     """The columns named by the unit a tool's description gives them ("its weight in tonnes": "tonnage" names
     weight_t)."""
@@ -862,6 +888,11 @@ def _words(column: str, ctx: RunContext | None = None) -> str:
 def _total(column: str, ctx: RunContext | None = None) -> str:
     """ "total amount", "total billed" (not "total total billed")."""
     return _words(column, ctx) if "total" in terms(column) else f"total {_words(column, ctx)}"
+
+
+def _chain(spec: dict[str, Any]) -> bool:
+    """The tool follows a chain through every level (its program is recursive, or it reads a tool's that is)."""
+    return bool(spec.get("follows_chain", spec.get("recursive")))
 
 
 def _catalog_numbers(ctx: RunContext) -> list[str]:

@@ -37,13 +37,19 @@ which while who whom whose why will with would you your any all some each get gi
 ANALYSIS_WORDS = ("largest", "biggest", "top", "highest", "limit", "risk", "concentration", "concern", "breach",
                   "exceed", "threshold")
 
-_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|^\s*count\b", re.I)
-_TOTAL = re.compile(r"\b(?:total|sum|how much|combined)\b", re.I)
+# ("the largest number of days" is an extreme of a total, not a count)
+_COUNT = re.compile(r"\bhow many\b|(?<!largest )(?<!highest )(?<!greatest )(?<!smallest )(?<!lowest )\bnumber of\b|"
+                    r"^\s*count\b", re.I)
+_TOTAL = re.compile(r"\b(?:total|sum|how much|combined|add(?:s|ed)? up)\b", re.I)
 _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|part)\b|\bshare of\b|"
                     r"\bpercent(?:age)? of\b|\bproportion of\b|\bfraction of\b", re.I)
 _SHAREHOLDERS = re.compile(r"\bshareholders?\b", re.I)
 _LIST = re.compile(r"\s*(which|who|what|list|name|show)\b", re.I)
-_HOW_MANY = re.compile(r"\bhow many\s+(?:(?:different|distinct|unique|separate|individual)\s+)?([a-z]+)", re.I)
+# the counted noun, a compound too ("how many customer feeders"), not a verb after it ("how many titles are ...")
+_HOW_MANY = re.compile(r"\bhow many\s+(?:of\s+(?:the|its|their|these|those)\s+)?"
+                       r"(?:(?:different|distinct|unique|separate|individual)\s+)?([a-z]+(?:\s+(?!(?:are|is|"
+                       r"were|was|do|does|did|have|has|had|can|will|would|of|in|at|on|for|from|to|by|with|and|or)\b)"
+                       r"[a-z]+s\b)?)", re.I)
 _LIMIT = re.compile(
     r"\b(?:exceed\w*|breach\w*|surpass\w*|overshoot\w*|concentration[- ]risk)\b|"
     r"\b(?:above|over|beyond|more than|past)\s+(?:its|their|the|his|her)\s+(?:\w+\s+){0,3}?"
@@ -53,23 +59,28 @@ _LIMIT = re.compile(
     r"\bgo(?:es)?\s+over\b|\b(?:stay\w*|remain\w*|kept|keep\w*)?\s*within\s+(?:its|their|the)\b", re.I)
 _SUPERLATIVE = {"highest": "max", "largest": "max", "biggest": "max", "most": "max", "heaviest": "max",
                 "maximum": "max", "greatest": "max", "lowest": "min", "smallest": "min", "least": "min",
-                "fewest": "min", "minimum": "min", "lightest": "min", "cheapest": "min"}
+                "fewest": "min", "minimum": "min", "lightest": "min", "cheapest": "min", "longest": "max",
+                "shortest": "min"}
 _EXTREME = re.compile(r"\b(" + "|".join(_SUPERLATIVE) + r")\b", re.I)
 _WHAT_NOUN = re.compile(r"\b(?:which|what|how many|list|name|show|count|give)\s+(.*)", re.I)
 _SKIP = frozenset("""is are was were the a an all of different distinct total sum number single largest highest
-lowest biggest smallest most least maximum minimum heaviest one ones kind kinds type types every each do does did has
+lowest biggest smallest most least maximum minimum heaviest longest shortest one ones kind kinds type types every each do does did has
 have had""".split())
 _CONDITION = re.compile(
     r"\b(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|"
     r"lower than|fewer than|at most|no more than)\s+(?:a\s+|an\s+)?[$€£]?\s*(-?\d[\d,]*(?:\.\d+)?)\s*"
-    r"(%|percent\b|k\b|m\b|million\b|thousand\b|bn\b|billion\b)?", re.I)
+    r"(%|percent\b|k\b|m\b|million\b|thousand\b|bn\b|billion\b)?|"
+    r"\b(after|before)\s+(\d{4})\b()", re.I)  # "published after 2015": a year
 _OPS: dict[str, Op] = {"above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">",
                        "exceeding": ">", "at least": ">=", "no less than": ">=", "below": "<", "under": "<",
-                       "less than": "<", "lower than": "<", "fewer than": "<", "at most": "<=", "no more than": "<="}
+                       "less than": "<", "lower than": "<", "fewer than": "<", "at most": "<=", "no more than": "<=",
+                       "after": ">", "before": "<"}
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _TRANSITIVE = re.compile(r"\bdirectly or indirectly\b|\bindirectly\b|\bultimate(?:ly)?\b|\btransitive(?:ly)?\b|"
                          r"\beventually\b|\b(?:through|via) (?:its|their|other|any|the|intermediate)\b|\bincluding (?:those of )?(?:its|"
-                         r"their) sub|\bcounting (?:those of )?(?:its|their) sub|\bat any (?:level|depth)\b", re.I)
+                         r"their) sub|\bcounting (?:those of )?(?:its|their) sub|\bat any (?:level|depth)\b|"
+                         r"\b(?:any|all|each|one) (?:of )?(?:its|their) sub", re.I)  # "or any of its subgenres"
+_NEGATED = r"\b(?:not|rather than|excluding)\b[^,;?.]*"  # a clause the question negates
 _DIRECT = re.compile(r"\bdirect(?:ly)?\b|\bimmediate(?:ly)?\b", re.I)
 _GROUPING = re.compile(r"\b(?:by|per|for each|for every|grouped by)\s+(?:their\s+|its\s+|the\s+)?([a-z][a-z ]*?)"
                        r"(?=[?,.;]|\s+(?:and|that|which|who|whose|exceed\w*|above|over)\b|$)|"
@@ -213,6 +224,9 @@ def _asks_for(question: str) -> tuple[str, ...]:
 def _conditions(question: str) -> tuple[Condition, ...]:
     out = []
     for m in _CONDITION.finditer(question):
+        if m.group(4):  # "after 2015"
+            out.append(Condition(m.group(0).strip(), _OPS[m.group(4).lower()], float(m.group(5)), False))
+            continue
         if re.match(r"\s*(?:its|their|the)\b", question[m.end(1):]):
             continue  # "above its limit" is a limit, not a number
         unit = (m.group(3) or "").lower()
@@ -254,7 +268,7 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
         for e in linked:
             unnamed = re.sub(re.escape(e.value), " ", unnamed, flags=re.I)
         noun = _asks_for(unnamed)
-    transitive = _TRANSITIVE.search(question)
+    transitive = _TRANSITIVE.search(re.sub(_NEGATED, " ", question, flags=re.I))  # not "not under one of its ..."
     direct = False if transitive else (True if _DIRECT.search(question) else None)
     # the single highest: "Which patient has the highest ...", "What is the largest single ..."; a plural noun
     # ("What are Bank Gamma's largest exposures") asks for a ranking
@@ -262,18 +276,21 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
     head = re.findall(r"[a-z]+", m.group(1).lower())[:3] if m else []
     singular = bool(head) and not (head[0] in ("are", "were") or (head[0] not in _SKIP and head[0].endswith("s")
                                                                   and not head[0].endswith("ss")))
-    singular = singular or bool(re.match(r"\s*who\s+(?:is|was|has|earns|gets)\b", question, re.I))
-    extreme = _SUPERLATIVE[ext.group(1).lower()] if ext and singular and not _COUNT.search(question) else None
+    singular = singular or bool(re.match(r"\s*who\s+(?:is|was|has|earns|gets)\b|\s*whose\b", question, re.I))
+    # "Which branches kept their number of loans within ...": a measure of the things asked for, not a count
+    counts = bool(_COUNT.search(question)) and not (re.match(r"\s*(?:which|who|whose)\b", question, re.I)
+                                                    and not re.search(r"\bhow many\b", question, re.I))
+    extreme = _SUPERLATIVE[ext.group(1).lower()] if ext and singular and not counts else None
     placed = {w for e in linked for w in terms(e.value)}
     grouping = _GROUPING.search(question)
     return QuestionFrame(
         question=question,
-        count=bool(_COUNT.search(question)),
+        count=counts,
         total=bool(_TOTAL.search(question)),
         share=share,
         listing=bool(_LIST.match(question)),
         # "Who ...?", "Which ...?", and after a clause: "Among the hubs reachable from X, which one ...?"
-        who=bool(re.search(r"(?:^\s*|[,;]\s*)(?:who|whom|which)\b", question, re.I)) and not _COUNT.search(question),
+        who=bool(re.search(r"(?:^\s*|[,;]\s*)(?:who|whom|whose|which)\b", question, re.I)) and not counts,
         analysis=bool(words & {stem(w) for w in ANALYSIS_WORDS}),
         limit=bool(_LIMIT.search(question)) or _names_a_limit(question, words, tools),
         extreme=extreme,
@@ -285,6 +302,13 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
         grouping=(grouping.group(1) or grouping.group(2)).strip() if grouping else None,
         unplaced=tuple(sorted(words - placed)),
     )
+
+
+def naming_text(question: str) -> str:
+    """The question without the words that name nothing it asks for: a negated clause ("not under one of its
+    subgenres") and how far a chain goes ("counting all of its subgenres", "directly or indirectly")."""
+    text = re.sub(_NEGATED, " ", question, flags=re.I)
+    return re.sub(_TRANSITIVE.pattern + r"\w*", " ", text, flags=re.I)
 
 
 def of(ctx: RunContext) -> QuestionFrame:

@@ -42,6 +42,7 @@ from vadaorchestra.datalog.printer import format_const
 
 _COMPARISON = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|go(?:es)?\s+over|above|over|beyond|more\s+than|"
                          r"(?:stay\w*|remain\w*|kept)?\s*within|than)\b", re.I)
+MAX_EVERY = 50  # "Which branches ...": the anchor is called for each of at most this many values
 _WITHIN = re.compile(r"\b(?:stay\w*|remain\w*|kept|keep\w*)\s+within\b|\bwithin\b", re.I)
 
 
@@ -96,10 +97,13 @@ class LimitComposer:
 
     @staticmethod
     def applies(fr: QuestionFrame) -> bool:
-        return fr.limit and not fr.share and bool(fr.entities)
+        return fr.limit and not fr.share
 
     # --- selection ------------------------------------------------------------------------------------------------
-    def choose(self, ctx: RunContext, scores: dict[str, float]) -> list[Call]:
+    async def choose(self, ctx: RunContext, scores: dict[str, float], probe: Probe | None = None) -> list[Call]:
+        """The best plan's first calls: the anchor called for the entity the question names; with none named
+        ("Which branches issued more loans than their quota?"), for every value of its parameter in the data (at
+        most :data:`MAX_EVERY`), the things compared being the parameter's own column."""
         fr = frame.of(ctx)
         q = fr.question
         cmp = None
@@ -114,9 +118,11 @@ class LimitComposer:
             if len(params) != 1 or params[0]["type"] != "string":
                 continue
             bound = [e.value for e in fr.entities if f"{tool}.{params[0]['name']}" in e.parameters]
-            if len(bound) != 1:
+            pcol = _param_column(spec, params[0]["name"])
+            every = not fr.entities and pcol is not None
+            if len(bound) != 1 and not every:
                 continue
-            strings = _cols(spec, ("string",))
+            strings = [pcol] if every else _cols(spec, ("string",))
             group = _named(fr.asks_for, strings) if fr.asks_for else []
             if not group:
                 continue
@@ -139,44 +145,59 @@ class LimitComposer:
             # the amounts named before the comparison ("billed ... exceeds"), else by the limit's own words ("exceed
             # their contracted monthly tonnage": tonnes dispatched); counted only against a limit in whole things
             lim_type = next(c["type"] for c in ctx.tools[limit[0] or tool]["schema"] if c["name"] == limit[1])
-            found = self._path(ctx, before, g, {tool}, limit, count=False) or \
-                self._path(ctx, before + after, g, {tool}, limit, count=False) or \
-                (self._path(ctx, before, g, {tool}, limit, count=True) if lim_type == "int" else None)
+            # (a whole-number limit counts things first: "more loans than their quota" is no sum of the loans' days)
+            tries = [(before, True)] * (lim_type == "int") + [(before, False), (before + after, False)]
+            found = None
+            for words, count in tries:
+                # the amounts' tool the question's words weigh most ("the demand of the substations they feed":
+                # the served demand, not the feeders connected directly), then the shorter chain
+                paths = self._paths(ctx, words, g, {tool}, limit, count=count)
+                if paths:
+                    found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0])))
+                    break
             if found is None:
                 continue
             path, measure = found
-            pcol = _param_column(spec, params[0]["name"])
-            plan = Plan(tool, {params[0]["name"]: bound[0]}, g, limit, path, measure,
+            plan = Plan(tool, {} if every else {params[0]["name"]: bound[0]}, g, limit, path, measure,
                         within=bool(_WITHIN.match(cmp.group().strip())), score=scores.get(tool, 0.0) - len(path),
-                        own_limit=limit[0] is None and pcol is not None and all(
+                        own_limit=not every and limit[0] is None and pcol is not None and all(
                             any(word_match(k, t) for t in terms(g)) for k in terms(pcol)))
             plans.append(plan)
         if not plans:
             return []
-        self.query = max(plans, key=lambda p: p.score)
-        ctx.event("compose_limit", tool=self.query.tool, group=self.query.group, limit=self.query.limit,
-                  path=[h.tool for h in self.query.path], measure=self.query.measure)
-        return [Call(tool=self.query.tool, params=self.query.params, level="high")]
+        self.query = p = max(plans, key=lambda p: p.score)
+        ctx.event("compose_limit", tool=p.tool, group=p.group, limit=p.limit, path=[h.tool for h in p.path],
+                  measure=p.measure)
+        if p.params:
+            return [Call(tool=p.tool, params=p.params, level="high")]
+        param = ctx.tools[p.tool]["parameters"][0]["name"]
+        values = [m["value"] for m in await probe.lookup(p.tool, param, "", limit=MAX_EVERY + 1)] if probe else []
+        if not values or len(values) > MAX_EVERY:
+            self.query = None  # no values, or too many to call the tool for each
+            return []
+        return [Call(tool=p.tool, params={param: v}, level="high") for v in values]
 
-    def _path(self, ctx: RunContext, words: tuple[str, ...], column: str, used: set[str],
-              limit: tuple[str | None, str], depth: int = 0, *, count: bool) -> tuple[list[Hop], str | None] | None:
-        """Hops from ``column`` to the amounts the words name: a number column (summed); with ``count``, a tool whose
-        rows they name (counted: "more enrolments"). The words naming the compared things are left out."""
+    def _paths(self, ctx: RunContext, words: tuple[str, ...], column: str, used: set[str],
+               limit: tuple[str | None, str], depth: int = 0, *, count: bool) -> list[tuple[list[Hop], str | None]]:
+        """Every chain of hops from ``column`` to the amounts the words name: a number column (summed); with
+        ``count``, a tool whose rows they name (counted: "more enrolments"). The words naming the compared things
+        are left out."""
         if depth >= 2:
-            return None
+            return []
+        out: list[tuple[list[Hop], str | None]] = []
         for hop in _joinable(ctx, column, used):
             spec = ctx.tools[hop.tool]
             nums = [c for c in _numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
             named = _best_named(words, nums) or _unit_named(words, ctx, [hop.tool], nums)
             if named and not count:
-                return [hop], named[0]
-            if count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):
-                return [hop], None  # "more enrolments than seats": the enrolments counted
-            for col in (c for c in _cols(spec, ("string",)) if c != hop.key):
-                deeper = self._path(ctx, words, col, used | {hop.tool}, limit, depth + 1, count=count)
-                if deeper is not None:
-                    return [hop, *deeper[0]], deeper[1]
-        return None
+                out.append(([hop], named[0]))
+            elif count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):
+                out.append(([hop], None))  # "more enrolments than seats": the enrolments counted
+            else:
+                for col in (c for c in _cols(spec, ("string",)) if c != hop.key):
+                    out += [([hop, *path], m) for path, m in self._paths(ctx, words, col, used | {hop.tool}, limit,
+                                                                        depth + 1, count=count)]
+        return out
 
     # --- replanning: one hop per round ----------------------------------------------------------------------------------
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
@@ -257,6 +278,8 @@ class LimitComposer:
             v = views[t]
             return f"{v.name}({', '.join(consts.get((t, c), names[(t, c)]) for c in v.columns)})"
 
+        if not p.params:  # every thing: the anchor's other columns (each member of a group) would repeat amounts
+            consts.update({(p.tool, c): "_" for c in anchor.columns if c not in (p.group, p.limit[1])})
         path_tools = [p.tool, *(h.tool for h in p.path)]
         head_keys = [(t, c) for t in path_tools for c in views[t].columns if (t, c) not in consts]
         head_vars = list(dict.fromkeys(names[k] for k in head_keys))
@@ -267,7 +290,7 @@ class LimitComposer:
                 if var not in label and c["name"] not in {x for x, _ in label.values()}:
                     label[var] = (c["name"], c["type"])
                 label.setdefault(var, (f"{views[t].name}_{c['name']}", c["type"]))
-        slug = re.sub(r"\W+", "_", str(next(iter(p.params.values()))).lower()).strip("_")[:30]
+        slug = re.sub(r"\W+", "_", str(next(iter(p.params.values()), "every")).lower()).strip("_")[:30]
         rows = f"{anchor.name}_{slug}_amounts"
         maps = " ".join(f'@mapping("{rows}", {i}, "{label[v][0]}", "{label[v][1]}").' for i, v in enumerate(head_vars))
         body = ", ".join(atom(t) for t in path_tools)
@@ -297,7 +320,7 @@ class LimitComposer:
                          kind="threshold_check"),
         ]
         self.output, self.answer_column = check, p.group
-        self.what = (f"{_words(p.group)} for {', '.join(map(str, p.params.values()))} whose {what} "
+        self.what = (f"{_words(p.group)} for {', '.join(map(str, p.params.values())) or 'every one'} whose {what} "
                      f"{'stays within' if p.within else 'exceeds'} its {_words(lim_col, ctx)}")
         return out
 

@@ -185,8 +185,8 @@ class OfflinePolicy:
             # one query answers it, joining a second tool when the question's words ask for it
             self.chain = None
             calls, self.ranked = composed, [c.tool for c in composed]
-        elif LimitComposer.applies(frame.of(ctx)) and (composed := (limiter := LimitComposer()).choose(
-                ctx, about_scores)):
+        elif LimitComposer.applies(frame.of(ctx)) and (composed := await (limiter := LimitComposer()).choose(
+                ctx, about_scores, probe)):
             # a limit passed by groups gathered along a chain of tools (two hops are not enough for it)
             self.composer, self.chain = limiter, None
             calls, self.ranked = composed, [c.tool for c in composed]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from vadaorchestra.agents import frame
 from vadaorchestra.agents.context import PredicateView, RunContext
@@ -290,11 +291,15 @@ def _aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str
     return out
 
 
-def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[str]) -> bool:
+def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[str], head: str | None = None) -> bool:
     """A count answers "how many X" when it counts the column named like X; or, when no column of its predicate is,
-    when the predicate's tool speaks of X (guarantors: "the companies that guarantee its loans")."""
+    when the predicate's tool speaks of X (guarantors: "the companies that guarantee its loans"). Of a compound
+    ("customer feeders") the column named by its last word, when one is."""
     def named(col: str) -> bool:
         return any(word_match(n, w) for n in noun for w in _words(col))
+
+    if head and any(word_match(head, w) for c in [column, *others] if c for w in _words(c)):
+        return any(word_match(head, w) for w in _words(column or ""))
 
     if not column or named(column):
         return True
@@ -388,10 +393,12 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                             f"{numeric[0]}, and no sum of it was computed")
     elif noun_text:
         noun = _words(noun_text)
+        seq = re.findall(r"[a-z]+", noun_text.lower())
+        head = stem(seq[-1]) if len(seq) > 1 else None  # "customer feeders": feeders
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not any(_counts_the_noun(noun, col, others, words) and not _passes_over(ctx, noun, pred, col)
+        elif not any(_counts_the_noun(noun, col, others, words, head) and not _passes_over(ctx, noun, pred, col)
                      for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
@@ -425,7 +432,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         problems.append("not checked: the question asks whether a limit is passed, and no threshold check compared "
                         "the amounts with a limit read from the data")
     tools = [ctx.tools.get(c.tool, {}) for c in ctx.executed.values() if c.level == "high"]
-    recursive = [t.get("recursive") for t in tools]
+    recursive = [t.get("follows_chain", t.get("recursive")) for t in tools]
     if fr.direct is True and recursive and all(recursive) and "filter" not in kinds:
         problems.append("not checked: the question asks for direct relations only, and "
                         f"{', '.join(sorted({t['name'] for t in tools}))} follows the chain through every level "
@@ -523,7 +530,7 @@ def _compared_constants(ctx: RunContext) -> list[float]:
 
 def _rests_on_a_chain(ctx: RunContext, aggs: list) -> bool:
     """The answer's aggregates read, or its values come from, a recursive tool's output or a recursive rule."""
-    chains = {v.name for v in ctx.predicates.values() if (ctx.tools.get(v.tool or "") or {}).get("recursive")}
+    chains = {v.name for v in ctx.predicates.values() if _follows_chain(ctx.tools.get(v.tool or "") or {})}
     chains |= {s.output for s in ctx.synthesized if _recursive_program(s.program)}
     for s in ctx.synthesized:  # what reads a chain carries it
         prog = _program(s.program)
@@ -554,6 +561,10 @@ def _divides(rules: list[A.Rule]) -> bool:
 def _recursive_program(text: str) -> bool:
     prog = _program(text)
     return prog is not None and A.is_recursive(prog)
+
+
+def _follows_chain(spec: dict[str, Any]) -> bool:
+    return bool(spec.get("follows_chain", spec.get("recursive")))
 
 
 def rule_kind(program: str, output: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,9 @@ class ToolSpec:
     base: tuple[str, ...] = ()  # predicates the program binds to files of the data root
     binds: tuple[Bind, ...] = field(default=(), repr=False)
     roles: tuple[tuple[str, str], ...] = ()  # (output column, role) from @role annotations
+    # the program is recursive, or reads the output of a tool that follows a chain (the titles of a genre's
+    # subgenres at any depth): its facts cover every level
+    follows_chain: bool = False
 
     @property
     def schema(self) -> list[dict[str, str]]:
@@ -87,6 +90,7 @@ class ToolSpec:
             "parameter_columns": self.param_columns,
             "dependencies": list(self.deps),
             "recursive": self.recursive,
+            "follows_chain": self.follows_chain or self.recursive,
             "roles": dict(self.roles),
         }
 
@@ -275,6 +279,11 @@ class _Loader:
             n_files = len({d.span.source for d in self.diags if d.span})
             raise CatalogError(f"{len(self.diags)} problem(s) in {n_files} tool program(s) of {str(self.folder)!r}",
                                self.diags, self.sources)
+        def chained(name: str, seen: frozenset[str] = frozenset()) -> bool:
+            spec = specs[name]
+            return spec.recursive or any(chained(d, seen | {name}) for d in spec.deps if d in specs and d not in seen)
+
+        specs = {n: replace(spec, follows_chain=chained(n)) for n, spec in specs.items()}
         return Catalog(self.folder, self.root, {n: specs[n] for n in sorted(specs)})
 
     def header(self, program: A.Program, source: str) -> str | None:
