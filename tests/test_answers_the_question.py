@@ -185,8 +185,8 @@ def test_a_refused_answer_ends_the_run_with_exit_code_2_and_the_trace_written(tm
     from vadaorchestra.cli import app
 
     trace = tmp_path / "trace.dl"
-    # the offline policy finds no ratio to compute for this one (see test_share_of_capital_lent_to_a_named_borrower)
-    res = CliRunner().invoke(app, ["ask", "What share of Bank Gamma's capital is lent to DeepLogic Ltd?",
+    # no column of the catalog is a revenue: the offline policy finds no ratio to compute
+    res = CliRunner().invoke(app, ["ask", "What share of DeepLogic Ltd's revenue comes from Bank Gamma?",
                                    "--catalog", str(ROOT / "concentration_risk" / "catalog"),
                                    "--data", str(concentration_data), "--trace", str(trace)])
     assert res.exit_code == 2, res.output

@@ -20,15 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vadaorchestra.agents import frame
+from vadaorchestra.agents import frame, naming
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.frame import QuestionFrame, column_score, stem, terms, word_match
+from vadaorchestra.agents.naming import CAP_WORDS
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
 from vadaorchestra.datalog.printer import format_const
 from vadaorchestra.errors import VadaError
 
-CAP_WORDS = frozenset(("cap", "capacity", "limit", "threshold", "ceiling", "max", "maximum", "quota", "allowance"))
 LEVEL_WORDS = ("level", "depth", "step", "hop", "distance", "degree")  # fallback for catalogs without a "level" role
 # the measure a superlative adjective orders by, when the question names no column ("the heaviest shipment")
 MEASURE_OF = {"heaviest": "weight", "lightest": "weight", "longest": "length", "shortest": "length", "oldest": "age",
@@ -58,54 +58,6 @@ class Query:
     numerator: str | None = None  # a share's summed column (None: its rows are counted)
     guessed: bool = False  # the asked column is the tool's first, its description naming the asked thing
     said: bool = False  # the question names the joined tool and asks for its column
-
-
-def _cols(spec: dict[str, Any], types: tuple[str, ...] = ("string", "int", "float", "bool")) -> list[str]:
-    params = spec.get("parameter_columns", {})
-    return [c["name"] for c in spec["schema"] if c["type"] in types and c["name"] not in params]
-
-
-def _numeric(spec: dict[str, Any]) -> list[str]:
-    return _cols(spec, ("int", "float"))
-
-
-def _param_column(spec: dict[str, Any], param: str) -> str | None:
-    return next((c for c, p in spec.get("parameter_columns", {}).items() if p == param), None)
-
-
-def _words_before(question: str, start: int, width: int = 6) -> tuple[str, ...]:
-    words = [stem(w) for w in re.findall(r"[a-z]+", question[:start].lower()) if w not in frame.STOPWORDS]
-    return tuple(words[-width:])
-
-
-def _words_after(question: str, end: int, width: int = 4) -> tuple[str, ...]:
-    words = [stem(w) for w in re.findall(r"[a-z]+", question[end:].lower()) if w not in frame.STOPWORDS]
-    return tuple(words[:width])
-
-
-def _seq(text: str) -> tuple[str, ...]:
-    """The content words of a text, stemmed, in order."""
-    return tuple(stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in frame.STOPWORDS)
-
-
-def _best_named(words: tuple[str, ...], columns: list[str]) -> list[str]:
-    """The columns most of whose words the text has (then the later word counting more): "billed in total" names
-    total_billed rather than a claims column named by a word further on."""
-    def fit(c: str) -> tuple[int, int]:
-        return sum(1 for t in terms(c) if any(word_match(w, t) for w in words)), column_score(words, c)
-
-    scored = {c: fit(c) for c in columns}
-    top = max(scored.values(), default=(0, 0))
-    return [c for c in columns if top[0] and scored[c] == top]
-
-
-def _named(words: tuple[str, ...], columns: list[str]) -> list[str]:
-    """The columns the words name best (the later word counting more), none when no word names one."""
-    return frame.asked_columns(words, columns)
-
-
-def _role_columns(spec: dict[str, Any], *roles: str) -> list[str]:
-    return [c for c, r in (spec.get("roles") or {}).items() if r in roles]
 
 
 class ComposeError(VadaError):
@@ -151,14 +103,14 @@ class Composer:
             for params, bound in self._bindings(fr, tool, spec):
                 alone = self._cover(ctx, fr, tool, params, bound, None, scores)
                 found += [alone] if alone is not None else []
-                unsaid = {w for w in words if not any(word_match(w, x) for x in _doc(spec))}
+                unsaid = {w for w in words if not any(word_match(w, x) for x in naming.tool_words(spec))}
                 # (by its name: what a tool is, not every word its description uses)
                 deps = set(spec.get("dependencies", ()))
                 for join in self._joins(ctx, tool, spec):
                     # a join only when the question needs it: the anchor alone does not cover the frame (or covers
                     # what is asked only by a guess), or the question says what the joined tool does and the
                     # anchor's text does not ("Which banks lend to the companies controlled by X")
-                    said = any(word_match(w, x) for w in unsaid for x in _name(ctx.tools[join.tool]) - {"get"})
+                    said = any(word_match(w, x) for w in unsaid for x in naming.tool_name(ctx.tools[join.tool]) - {"get"})
                     if join.tool in deps or not (alone is None or alone.guessed or said):
                         continue
                     q = self._cover(ctx, fr, tool, params, bound, join, scores)
@@ -167,14 +119,14 @@ class Composer:
                         # anchor's name does not
                         # (a chain said from its start: the anchor's own name is in the question too)
                         # — when what is asked for is the joined tool's ("Which banks ...": the lenders' banks)
-                        named = {w for w in words if not any(word_match(w, x) for x in _name(spec))}
-                        jcols = _cols(ctx.tools[join.tool])
-                        phrase = self._phrase(fr, _cols(spec) + jcols)
-                        from_join = q.asked in jcols or (bool(phrase) and bool(_named(phrase, jcols))
-                                                         and not _named(phrase, _cols(spec)))
+                        named = {w for w in words if not any(word_match(w, x) for x in naming.tool_name(spec))}
+                        jcols = naming.cols(ctx.tools[join.tool])
+                        phrase = self._phrase(fr, naming.cols(spec) + jcols)
+                        from_join = q.asked in jcols or (bool(phrase) and bool(naming.named(phrase, jcols))
+                                                         and not naming.named(phrase, naming.cols(spec)))
                         if from_join and fr.kind in ("list", "lookup", "count") and \
-                                any(word_match(w, x) for w in named for x in _name(ctx.tools[join.tool])) and \
-                                any(word_match(w, x) for w in words for x in _name(spec) - {"get"}):
+                                any(word_match(w, x) for w in named for x in naming.tool_name(ctx.tools[join.tool])) and \
+                                any(word_match(w, x) for w in words for x in naming.tool_name(spec) - {"get"}):
                             q.score, q.said = q.score + 4, True
                         found.append(q)
         if any(q.join is None and not q.guessed for q in found):
@@ -210,12 +162,12 @@ class Composer:
     @staticmethod
     def _joins(ctx: RunContext, tool: str, spec: dict[str, Any]) -> list[Join]:
         out = []
-        strings = _cols(spec, ("string",))
+        strings = naming.cols(spec, ("string",))
         for other, ospec in sorted(ctx.tools.items()):
             if other == tool or len(ospec["parameters"]) != 1 or ospec["parameters"][0]["type"] != "string":
                 continue
             param = ospec["parameters"][0]["name"]
-            key = _param_column(ospec, param)
+            key = naming.param_column(ospec, param)
             if key is None:
                 continue
             key_terms = terms(key)
@@ -230,14 +182,14 @@ class Composer:
                join: Join | None, scores: dict[str, float]) -> Query | None:
         """The query if every part of the frame finds a column in it, scored by how well the words name them."""
         spec = ctx.tools[tool]
-        cols = _cols(spec)
-        nums = _numeric(spec)
-        strings = _cols(spec, ("string",))
+        cols = naming.cols(spec)
+        nums = naming.numeric(spec)
+        strings = naming.cols(spec, ("string",))
         if join is not None:
             jspec = ctx.tools[join.tool]
-            cols += [c for c in _cols(jspec) if c not in cols]
-            nums += [c for c in _numeric(jspec) if c not in nums]
-            strings += [c for c in _cols(jspec, ("string",)) if c not in strings]
+            cols += [c for c in naming.cols(jspec) if c not in cols]
+            nums += [c for c in naming.numeric(jspec) if c not in nums]
+            strings += [c for c in naming.cols(jspec, ("string",)) if c not in strings]
             if join.key not in cols:  # the anchor's join column holds the joined tool's key values ("course")
                 cols.append(join.key)
                 strings.append(join.key)
@@ -246,12 +198,12 @@ class Composer:
         phrase = self._phrase(fr, cols)
         asked, guessed = None, False
         if phrase:
-            named = _named(phrase, cols)
+            named = naming.named(phrase, cols)
             if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the
                 # bank lends to"): its first string column
                 said = terms(spec["description"]) | terms(tool)
-                own = _cols(spec, ("string",))
+                own = naming.cols(spec, ("string",))
                 if own and any(word_match(phrase[-1], w) for w in said):
                     named, asked, guessed = own[:1], own[0], True
                     fit -= 0.5  # a guess: a join that names the column does better
@@ -262,10 +214,10 @@ class Composer:
         elif fr.who and fr.extreme and (before := self._named_before(fr, strings)):
             asked = before  # "Among the courses needed before X, which one carries the most credits?"
         elif fr.who and join is not None and self._verb_fits(ctx, fr, join.tool, strict=True) and \
-                (thing := _thing(ctx.tools[join.tool], besides=join.key)):
+                (thing := naming.thing(ctx.tools[join.tool], besides=join.key)):
             asked = thing  # "Who owns the suppliers X buys from?": the owners the joined tool lists
             fit += 1
-        elif fr.who and (thing := _thing(spec)) and self._verb_fits(ctx, fr, tool):
+        elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
         elif fr.kind in ("list", "lookup"):
             return None
@@ -292,7 +244,7 @@ class Composer:
         # the conditions: a number column each
         for cond in fr.conditions:
             i = fr.question.find(cond.text)
-            named = _named(_words_before(fr.question, i), nums) or _named(_words_after(fr.question, i + len(cond.text)),
+            named = naming.named(naming.words_before(fr.question, i), nums) or naming.named(naming.words_after(fr.question, i + len(cond.text)),
                                                                           nums)
             if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, i, cond.text)):
                 return None
@@ -301,20 +253,20 @@ class Composer:
         if fr.extreme or fr.total:
             floats = {c["name"] for sp in [spec] + ([ctx.tools[join.tool]] if join else []) for c in sp["schema"]
                       if c["type"] == "float"}
-            amounts = _role_columns(spec, "amount") + (_role_columns(ctx.tools[join.tool], "amount") if join else [])
-            measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+            amounts = naming.role_columns(spec, "amount") + (naming.role_columns(ctx.tools[join.tool], "amount") if join else [])
+            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
             if not measure:
                 return None
             fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
         # direct or transitive
-        recursive = _chain(spec) or bool(join and _chain(ctx.tools[join.tool]))
+        recursive = naming.follows_chain(spec) or bool(join and naming.follows_chain(ctx.tools[join.tool]))
         if fr.direct is False and not recursive:
             return None
-        if fr.direct is False and _chain(spec):
+        if fr.direct is False and naming.follows_chain(spec):
             fit += 2  # the chain followed from the entity the question names, not joined on afterwards
         if fr.direct is None and recursive:
             fit -= 0.125  # a tie-breaker: nothing said of a chain, the plain reading ("the feeders of X")
-        if fr.direct is True and _chain(spec) and not (self._level(spec) or strings):
+        if fr.direct is True and naming.follows_chain(spec) and not (self._level(spec) or strings):
             return None
         # the question's words choose the tool first (as in selection), the parts of the frame covered next
         top = max(scores.values(), default=0.0) or 1.0
@@ -328,12 +280,12 @@ class Composer:
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
         """The words naming what is asked for: after "how many", else the asked phrase; when these name no column,
         the noun after the verb ("Which courses are direct prerequisites of X": prerequisites)."""
-        phrase = _seq(fr.how_many) if fr.how_many else fr.asks_for
-        if phrase and _named(phrase, columns):
+        phrase = naming.seq(fr.how_many) if fr.how_many else fr.asks_for
+        if phrase and naming.named(phrase, columns):
             return phrase
         m = re.search(r"\b(?:are|is|were|was)\s+(?:(?:the|its|their|his|her|all|direct|directly|immediate)\s+)*"
                       r"([a-z]+)", fr.question, re.I)
-        if m and m.group(1).lower() not in frame.STOPWORDS and _named((stem(m.group(1).lower()),), columns):
+        if m and m.group(1).lower() not in frame.STOPWORDS and naming.named((stem(m.group(1).lower()),), columns):
             return (stem(m.group(1).lower()),)
         return phrase
 
@@ -353,8 +305,8 @@ class Composer:
         m = re.search(r"\b(?:share|fraction|proportion|percentage|percent|part)\s+of\s+(?:the\s+|its\s+|their\s+)?"
                       r"((?:[\w-]+\s*){1,4})", text, re.I)
         named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
-        noun = tuple(w for w in _seq(m.group(1)) if w not in named_words) if m else ()
-        own_nums = _numeric(spec) + ([c for c in _numeric(ctx.tools[join.tool])] if join else [])
+        noun = tuple(w for w in naming.seq(m.group(1)) if w not in named_words) if m else ()
+        own_nums = naming.numeric(spec) + ([c for c in naming.numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         # the noun names the anchor's rows ("the loans issued by X"): the whole is the rows, not a cap
         rows_named = any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))
@@ -365,8 +317,8 @@ class Composer:
                 continue
             # named by its head ("the loans" is no loan_days), or a cap by what it caps ("the seats": seat_capacity;
             # not "the loans" when these are the anchor's rows: annual_loan_quota)
-            named = _named(noun, _numeric(ospec)) if noun else []
-            named = _head_named(noun, named, ctx) or [c for c in named if terms(c) & CAP_WORDS and not rows_named]
+            named = naming.named(noun, naming.numeric(ospec)) if noun else []
+            named = naming.head_named(noun, named, ctx) or [c for c in named if terms(c) & CAP_WORDS and not rows_named]
             if named:
                 oparams = params if other == tool else {
                     p["name"]: params.get(p["name"]) or next(
@@ -380,28 +332,28 @@ class Composer:
         if restricted and noun and (ref is None or ref[0] == tool):
             # the noun names a measure of the anchor's rows, not a cap ("the tonnage dispatched from X", its weight
             # in tonnes): the restricted sum of it over the same sum without the restrictions
-            capped = set(_role_columns(spec, "limit", "base"))
+            capped = set(naming.role_columns(spec, "limit", "base"))
             own = [c for c in own_nums if c not in capped and not terms(c) & CAP_WORDS]
-            measure = _head_named(noun, own, ctx) or _unit_named(noun, ctx, [tool] + ([join.tool] if join else []), own)
+            measure = naming.head_named(noun, own, ctx) or naming.unit_named(noun, ctx, [tool] + ([join.tool] if join else []), own)
             if measure:
                 return None, measure[0]
         rest = [c for c in own_nums if ref is None or c != ref[2]]
-        words = tuple(w for w in _seq(fr.question) if w not in noun)
+        words = tuple(w for w in naming.seq(fr.question) if w not in noun)
         # what the reference limits names the part ("credit cap": credits); else the question's other words
-        limited = tuple(w for w in _seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
-        numerator = (_best_named(limited, rest) or _best_named(words, rest) or [None])[0]
+        limited = tuple(w for w in naming.seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
+        numerator = (naming.best_named(limited, rest) or naming.best_named(words, rest) or [None])[0]
         rtype = next(c["type"] for c in ctx.tools[ref[0]]["schema"] if c["name"] == ref[2]) if ref else None
-        if rtype == "int" and numerator is not None and not _head_named(limited + words, [numerator], ctx):
+        if rtype == "int" and numerator is not None and not naming.head_named(limited + words, [numerator], ctx):
             numerator = None  # a whole number of things ("its annual loan quota"): the loans counted, not their days
         if ref is not None:
-            elsewhere = [c for c in _catalog_numbers(ctx) if c not in rest and c != ref[2]]
-            if numerator is None and limited and _best_named(limited, elsewhere):
+            elsewhere = [c for c in naming.catalog_numbers(ctx) if c not in rest and c != ref[2]]
+            if numerator is None and limited and naming.best_named(limited, elsewhere):
                 return None  # the part is another tool's column ("credit cap": the courses' credits)
             if numerator is None:
                 if rtype != "int":  # an amount: the anchor's amount
                     floats = [c for c in rest if any(x["name"] == c and x["type"] == "float"
                                                      for x in spec["schema"])]
-                    amounts = [c for c in _role_columns(spec, "amount") if c in rest]
+                    amounts = [c for c in naming.role_columns(spec, "amount") if c in rest]
                     numerator = (amounts or (floats if len(floats) == 1 else [None]))[0]
                     if numerator is None:
                         return None
@@ -419,7 +371,7 @@ class Composer:
         cut = re.search(r"\b(?:which|who|whom)\b", fr.question, re.I)
         if cut is None or cut.start() == 0:
             return None
-        named = _best_named(_seq(fr.question[:cut.start()]), strings)
+        named = naming.best_named(naming.seq(fr.question[:cut.start()]), strings)
         return named[0] if named else None
 
     @staticmethod
@@ -442,17 +394,17 @@ class Composer:
     def _names_a_column(ctx: RunContext, fr: QuestionFrame, i: int, text: str) -> bool:
         """Whether the words around a condition name a number column of any tool (then the only number column at
         hand is not the one meant: "carry more than 6 credits" over a chain whose only number is its steps)."""
-        nums = _catalog_numbers(ctx)
-        return bool(_named(_words_before(fr.question, i), nums) or _named(_words_after(fr.question, i + len(text)),
+        nums = naming.catalog_numbers(ctx)
+        return bool(naming.named(naming.words_before(fr.question, i), nums) or naming.named(naming.words_after(fr.question, i + len(text)),
                                                                            nums))
 
     @staticmethod
     def _level(spec: dict[str, Any]) -> str | None:
         """The output column giving how many steps along the chain a fact is (1: direct)."""
-        declared = _role_columns(spec, "level")
+        declared = naming.role_columns(spec, "level")
         if declared:
             return declared[0]
-        return next((c for c in _cols(spec, ("int",)) if terms(c) & set(LEVEL_WORDS)), None)
+        return next((c for c in naming.cols(spec, ("int",)) if terms(c) & set(LEVEL_WORDS)), None)
 
     @staticmethod
     def _measure(fr: QuestionFrame, nums: list[str], floats: set[str], amounts: list[str],
@@ -461,21 +413,21 @@ class Composer:
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
         q = fr.question
-        found = _named(fr.asks_for, nums)
+        found = naming.named(fr.asks_for, nums)
         if not found and fr.extreme:
-            m = frame._EXTREME.search(q)
+            m = frame.superlative(q)
             if m:
-                found = _named(_words_after(q, m.end()), nums)
+                found = naming.named(naming.words_after(q, m.end()), nums)
                 if not found and m.group(1).lower() in MEASURE_OF:
-                    found = _named((MEASURE_OF[m.group(1).lower()],), nums)
+                    found = naming.named((MEASURE_OF[m.group(1).lower()],), nums)
         if not found:
             # "how much": an amount, not a count of things
             pool = [c for c in nums if c in floats] if re.search(r"\bhow much\b", q, re.I) else nums
-            named = _best_named(_seq(q), pool)
+            named = naming.best_named(naming.seq(q), pool)
             found = named if len(named) == 1 else []
         if not found:
             # the only number column at hand, unless the question names another one of the catalog (``elsewhere``)
-            only = len(nums) == 1 and not _best_named(_seq(q), [c for c in elsewhere if c not in nums])
+            only = len(nums) == 1 and not naming.best_named(naming.seq(q), [c for c in elsewhere if c not in nums])
             found = [c for c in amounts if c in nums] or (nums if only else [])
         return found[0] if found else None
 
@@ -544,7 +496,7 @@ class Composer:
         views = [anchor] + ([joined] if joined is not None else [])
         for v in views:
             for c in v.schema:
-                var = _var(c["name"], taken)
+                var = naming.var(c["name"], taken)
                 names[(v.name, c["name"])] = var
                 if (v is anchor and c["name"] in v.param_columns) or (v is joined and c["name"] == q.join.key):
                     continue
@@ -580,8 +532,8 @@ class Composer:
             i = fr.question.find(cond.text)
             nums = [(v, c) for v in views for c in v.typed("int", "float") if c not in v.param_columns]
             labels = [c for _v, c in nums]
-            named = _named(_words_before(fr.question, i), labels) or \
-                _named(_words_after(fr.question, i + len(cond.text)), labels) or \
+            named = naming.named(naming.words_before(fr.question, i), labels) or \
+                naming.named(naming.words_after(fr.question, i + len(cond.text)), labels) or \
                 (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, i, cond.text) else [])
             if not named:
                 raise ComposeError(f"the condition {cond.text!r} names no number column of "
@@ -598,7 +550,7 @@ class Composer:
                 continue
             conditions.append(f"{names[(v.name, col)]} {cond.op} {format_const(value)}")
         # directly: the first level of a chain
-        if fr.direct is True and _chain(ctx.tools[q.tool]):
+        if fr.direct is True and naming.follows_chain(ctx.tools[q.tool]):
             level = self._level(ctx.tools[q.tool])
             if level is not None:
                 consts[(anchor.name, level)] = "1"
@@ -624,13 +576,13 @@ class Composer:
         fixed = {names[k] for k in consts}
         head = [h for h in head if h[1] not in fixed]
         body = ", ".join([atom(v) for v in views] + conditions)
-        maps = _mappings(rows, head)
+        maps = naming.mappings(rows, head)
         program = f'@output("{rows}"). {maps}\n{rows}({", ".join(v for _c, v, _t in head)}) :- {body}.'
         # in words: "for Crestline Health Partners, with Harbor Valley Health, above 4.0, directly"
         what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
                                        "with " + " and ".join(q.filters) if q.filters else "",
                                        *(c.text for c in fr.conditions),
-                                       "directly" if fr.direct is True and _chain(ctx.tools[q.tool]) else ""]))
+                                       "directly" if fr.direct is True and naming.follows_chain(ctx.tools[q.tool]) else ""]))
         out = [RuleProposal(program=program, output=rows, purpose=f"selection: {anchor.name}"
                             + (f" joined with {joined.name}" if joined is not None else "") + f" for {what}")]
         if fr.kind == "share":
@@ -671,12 +623,12 @@ class Composer:
             out.append(RuleProposal(program=f'@output("{den}"). @mapping("{den}", 0, "{column}", "float").\n'
                                             f'{den}(V) :- {view.name}({args}).',
                                     output=den, purpose=f"share: the whole, the {column} of {view.name}"))
-            whole = _words(column, ctx)
+            whole = naming.prose(column, ctx)
         else:
             vars_every = ", ".join(v for _c, v, _t in every)
             whole_rows = f"{rows}_all"
             agg_all = f"sum({var[q.numerator]})" if q.numerator in var else "count()"
-            maps = _mappings(whole_rows, every)
+            maps = naming.mappings(whole_rows, every)
             out.append(RuleProposal(program=f'@output("{whole_rows}"). {maps}\n'
                                             f'{whole_rows}({vars_every}) :- {", ".join(unrestricted)}.',
                                     output=whole_rows, purpose=f"share: every row of {rows}'s tools, unrestricted"))
@@ -688,7 +640,7 @@ class Composer:
                                         f'{share}(R) :- {num}(N), {den}(D), D != 0, R = N / D.',
                                 output=share, purpose="share: the part divided by the whole", kind="ratio"))
         self.output, self.answer_column = share, "share"
-        part = _total(q.numerator, ctx) if q.numerator else f"number of {_words(ctx.tools[q.tool]['output_predicate'], ctx)} facts"
+        part = naming.prose_total(q.numerator, ctx) if q.numerator else f"number of {naming.prose(ctx.tools[q.tool]['output_predicate'], ctx)} facts"
         self.what = f"share of {whole} ({part} {what})"
         return out
 
@@ -707,12 +659,12 @@ class Composer:
             return RuleProposal(program=f'@output("{name}"). @mapping("{name}", 0, "{col}", "{typ}").\n'
                                         f'{name}(V) :- {body}.', output=name, purpose=purpose, kind=kind)
 
-        asked = (_named(phrase, columns) if phrase else []) or ([self.query.asked] if self.query.asked in columns
+        asked = (naming.named(phrase, columns) if phrase else []) or ([self.query.asked] if self.query.asked in columns
                                                                  else [])
         floats = {c for c, _v, t in head if t == "float"}
         q = self.query
         amounts = [c for spec in [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
-                   for c in _role_columns(spec, "amount")]
+                   for c in naming.role_columns(spec, "amount")]
         if fr.kind == "count":
             counted = [c for c in asked if c in strings] or asked
             if not counted:
@@ -723,7 +675,7 @@ class Composer:
                 self.answer_column = f"total_{c}"
                 return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[c]})",
                             f"total: {c} of {rows} summed")]
-            self.what = f"number of {_words(c, ctx)} values {what}"
+            self.what = f"number of {naming.prose(c, ctx)} values {what}"
             return [one(self.output, self.answer_column, "int", f"{row({c})}, V = count({var[c]})",
                         f"counting: distinct {c} of {rows}")]
         if fr.kind == "total" and fr.who and self.deferred:
@@ -735,7 +687,7 @@ class Composer:
             per, passed = f"{rows}_{measure}_per_{target}", f"{rows}_{target}_by_total_{measure}"
             checks = ", ".join(f"T {op} {value}" for _c, op, value in self.deferred)
             self.output, self.answer_column = passed, target
-            self.what = f"{_words(target, ctx)} {what} ({_total(measure, ctx)})"
+            self.what = f"{naming.prose(target, ctx)} {what} ({naming.prose_total(measure, ctx)})"
             return [RuleProposal(
                 program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
                         f'@mapping("{per}", 1, "total_{measure}", "float").\n'
@@ -748,11 +700,11 @@ class Composer:
                 output=passed, purpose=f"filter: each {target}'s total {measure} against the question's condition",
                 kind="filter")]
         if fr.kind == "total":
-            measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
             if measure is None:
                 return []
             self.output, self.answer_column = f"{rows}_total", f"total_{measure}"
-            self.what = f"{_total(measure, ctx)} {what}"
+            self.what = f"{naming.prose_total(measure, ctx)} {what}"
             return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[measure]})",
                         f"total: {measure} of {rows} summed over its rows")]
         if fr.kind == "extreme":
@@ -766,14 +718,14 @@ class Composer:
                 if target is None:
                     return []
             if target in nums or (target is None and nums):
-                measure = target or self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+                measure = target or self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
                 if measure is None:
                     return []
                 self.output, self.answer_column = f"{rows}_{func}", f"{func}_{measure}"
-                self.what = f"{'highest' if func == 'max' else 'lowest'} {_words(measure, ctx)} {what}"
+                self.what = f"{'highest' if func == 'max' else 'lowest'} {naming.prose(measure, ctx)} {what}"
                 return [one(self.output, self.answer_column, "float", f"{row({measure})}, V = {func}({var[measure]})",
                             f"{func} of {measure} over {rows}")]
-            measure = self._measure(fr, nums, floats, amounts, _catalog_numbers(ctx))
+            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
             if target is None or measure is None:
                 return []
             best = f"{rows}_{func}_{measure}"
@@ -788,11 +740,11 @@ class Composer:
                             f'{per}({var[target]}, T) :- {row()}, T = sum({var[measure]}).',
                     output=per, purpose=f"total: {measure} of {rows} summed per {target}")]
                 src, mvar, tvar = f"{per}({var[target]}, M)", "M", var[target]
-                self.what = f"{_words(target, ctx)} with the {word} {_total(measure, ctx)} {what}"
+                self.what = f"{naming.prose(target, ctx)} with the {word} {naming.prose_total(measure, ctx)} {what}"
             else:
                 rules = []
                 src, mvar, tvar = row({target, measure}), var[measure], var[target]
-                self.what = f"{_words(target, ctx)} with the {word} {_words(measure, ctx)} {what}"
+                self.what = f"{naming.prose(target, ctx)} with the {word} {naming.prose(measure, ctx)} {what}"
             src_any = src.replace(f"({var[target]}, M)", "(_, M)") if fr.total else row({measure})
             rules.append(one(best, f"{func}_{measure}", "float", f"{src_any}, V = {func}({mvar})",
                              f"{func} of {measure} over {rows}"))
@@ -806,7 +758,7 @@ class Composer:
         if not asked:
             return []
         self.output, self.answer_column = rows, asked[0]
-        self.what = f"{_words(asked[0], ctx)} {what}"
+        self.what = f"{naming.prose(asked[0], ctx)} {what}"
         return []
 
     # --- the answer ---------------------------------------------------------------------------------------------------
@@ -825,93 +777,3 @@ class Composer:
         shown = [fmt_number(v) if isinstance(v, float) and abs(v) >= 1e4 else
                  f"{v:.6g}" if isinstance(v, float) else str(v) for v in values]
         return f"{self.what}: {'; '.join(shown)}."
-
-
-def _thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
-    """The column naming the things a tool lists: the one declared an entity, else its first string column."""
-    strings = [c for c in _cols(spec, ("string",)) if c != besides]
-    declared = [c for c in _role_columns(spec, "entity") if c in strings]
-    return (declared or strings or [None])[0]
-
-
-def _name(spec: dict[str, Any]) -> set[str]:
-    return terms(spec["name"]) | terms(spec["output_predicate"])
-
-
-def _doc(spec: dict[str, Any]) -> set[str]:
-    """The words of a tool: its name, description, output and columns."""
-    return terms(" ".join([spec["name"], spec["description"], spec["output_predicate"],
-                           *(c["name"] for c in spec["schema"])]))
-
-
-def _head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | None = None) -> list[str]:
-    """The columns whose head word the words name: "loans" names no loan_days. The head is the last word of the
-    name, not a unit the tools' descriptions give ("demand_mw": "its demand in MW")."""
-    units = {w.lower() for spec in (ctx.tools.values() if ctx else ()) for w in re.findall(r"\bin\s+([A-Za-z]+)",
-                                                                                         spec["description"])}
-
-    def head(c: str) -> str:
-        parts = c.lower().split("_")
-        while len(parts) > 1 and (len(parts[-1]) == 1 or any(u.startswith(parts[-1]) for u in units)):
-            parts.pop()
-        return stem(parts[-1])
-    return [c for c in columns if any(word_match(w, head(c)) for w in words)]
-
-
-def _unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
-    """The columns named by the unit a tool's description gives them ("its weight in tonnes": "tonnage" names
-    weight_t)."""
-    found = []
-    for tool in tools:
-        for m in re.finditer(r"((?:[a-z]+\s+){0,2}[a-z]+)\s+in\s+([a-z]+)", ctx.tools[tool]["description"].lower()):
-            named = [c for c in _named(_seq(m.group(1)), columns) if c not in found]
-            if len(named) == 1 and any(word_match(w, stem(m.group(2))) for w in words):
-                found += named
-    return found
-
-
-def _words(column: str, ctx: RunContext | None = None) -> str:
-    """A column's name as words; a one-letter unit as a tool's description says it ("weight_t": "weight in tonnes"
-    where the description has "its weight in tonnes", "contracted_monthly_t": "contracted monthly tonnage"), else
-    without it."""
-    parts = column.split("_")
-    if len(parts) < 2 or len(parts[-1]) != 1:
-        return " ".join(parts)
-    words = " ".join(parts[:-1])
-    for spec in (ctx.tools.values() if ctx is not None else ()):
-        m = re.search(rf"\b{re.escape(words)}\s+((?:in\s+)?{parts[-1]}[a-z]+)", spec["description"], re.I)
-        if m:
-            return f"{words} {m.group(1).lower()}"
-    return words
-
-
-def _total(column: str, ctx: RunContext | None = None) -> str:
-    """ "total amount", "total billed" (not "total total billed")."""
-    return _words(column, ctx) if "total" in terms(column) else f"total {_words(column, ctx)}"
-
-
-def _chain(spec: dict[str, Any]) -> bool:
-    """The tool follows a chain through every level (its program is recursive, or it reads a tool's that is)."""
-    return bool(spec.get("follows_chain", spec.get("recursive")))
-
-
-def _catalog_numbers(ctx: RunContext) -> list[str]:
-    return list(dict.fromkeys(c for spec in ctx.tools.values() for c in _numeric(spec)))
-
-
-def _mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
-    """``@mapping`` annotations of ``pred`` for (column, variable, type) triples, in order."""
-    return " ".join(f'@mapping("{pred}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
-
-
-def _var(col: str, taken: set[str]) -> str:
-    """A fresh rule variable named after a column (a name starting with a digit gets a leading V)."""
-    base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
-    if not base[0].isalpha():
-        base = "V" + base
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}{n}"
-    taken.add(name)
-    return name

@@ -304,6 +304,11 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
     )
 
 
+def superlative(question: str) -> re.Match[str] | None:
+    """Where the question says a superlative ("the heaviest", "the largest"): group 1 is the word."""
+    return _EXTREME.search(question)
+
+
 def naming_text(question: str) -> str:
     """The question without the words that name nothing it asks for: a negated clause ("not under one of its
     subgenres") and how far a chain goes ("counting all of its subgenres", "directly or indirectly")."""

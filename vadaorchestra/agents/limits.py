@@ -19,23 +19,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from vadaorchestra.agents import frame
-from vadaorchestra.agents.compose import (
-    CAP_WORDS,
-    ComposeError,
-    _best_named,
-    _cols,
-    _named,
-    _numeric,
-    _param_column,
-    _role_columns,
-    _seq,
-    _unit_named,
-    _var,
-    _words,
-)
+from vadaorchestra.agents import frame, naming
+from vadaorchestra.agents.compose import ComposeError
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.frame import QuestionFrame, terms, word_match
+from vadaorchestra.agents.naming import CAP_WORDS
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
 from vadaorchestra.datalog.printer import format_const
@@ -78,7 +66,7 @@ def _joinable(ctx: RunContext, column: str, exclude: set[str]) -> list[Hop]:
         if tool in exclude or len(spec["parameters"]) != 1 or spec["parameters"][0]["type"] != "string":
             continue
         param = spec["parameters"][0]["name"]
-        key = _param_column(spec, param)
+        key = naming.param_column(spec, param)
         # named like the column ("operator" for member_operator), or ending in the same noun ("origin_hub" for hub)
         if key and (key == column or all(any(word_match(k, t) for t in terms(column)) for k in terms(key))
                     or word_match(key.rsplit("_", 1)[-1], column.rsplit("_", 1)[-1])):
@@ -111,36 +99,36 @@ class LimitComposer:
             cmp = m  # the last comparison: "more enrolments in term 2025-2 than seats" compares with what follows
         if cmp is None:
             return []
-        after = _seq(q[cmp.end():])[:6]
+        after = naming.seq(q[cmp.end():])[:6]
         plans = []
         for tool, spec in sorted(ctx.tools.items()):
             params = spec["parameters"]
             if len(params) != 1 or params[0]["type"] != "string":
                 continue
             bound = [e.value for e in fr.entities if f"{tool}.{params[0]['name']}" in e.parameters]
-            pcol = _param_column(spec, params[0]["name"])
+            pcol = naming.param_column(spec, params[0]["name"])
             every = not fr.entities and pcol is not None
             if len(bound) != 1 and not every:
                 continue
-            strings = [pcol] if every else _cols(spec, ("string",))
-            group = _named(fr.asks_for, strings) if fr.asks_for else []
+            strings = [pcol] if every else naming.cols(spec, ("string",))
+            group = naming.named(fr.asks_for, strings) if fr.asks_for else []
             if not group:
                 continue
             g = group[0]
             # the limit: named after the comparison, in the anchor or in a tool called for each of its things
             limit: tuple[str | None, str] | None = None
-            named = _named(after, _numeric(spec)) or [c for c in _role_columns(spec, "limit") if c in _numeric(spec)]
+            named = naming.named(after, naming.numeric(spec)) or [c for c in naming.role_columns(spec, "limit") if c in naming.numeric(spec)]
             if named:
                 limit = (None, named[0])
             else:
                 for hop in _joinable(ctx, g, {tool}):
-                    hn = _named(after, _numeric(ctx.tools[hop.tool]))
+                    hn = naming.named(after, naming.numeric(ctx.tools[hop.tool]))
                     if hn:
                         limit = (hop.tool, hn[0])
                         break
             if limit is None:
                 continue
-            before = tuple(w for w in _seq(q[:cmp.start()]) if w not in terms(" ".join(bound)))
+            before = tuple(w for w in naming.seq(q[:cmp.start()]) if w not in terms(" ".join(bound)))
             before = tuple(w for w in before if not any(word_match(w, t) for t in terms(g)))
             # the amounts named before the comparison ("billed ... exceeds"), else by the limit's own words ("exceed
             # their contracted monthly tonnage": tonnes dispatched); counted only against a limit in whole things
@@ -187,14 +175,14 @@ class LimitComposer:
         out: list[tuple[list[Hop], str | None]] = []
         for hop in _joinable(ctx, column, used):
             spec = ctx.tools[hop.tool]
-            nums = [c for c in _numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
-            named = _best_named(words, nums) or _unit_named(words, ctx, [hop.tool], nums)
+            nums = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
+            named = naming.best_named(words, nums) or naming.unit_named(words, ctx, [hop.tool], nums)
             if named and not count:
                 out.append(([hop], named[0]))
             elif count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):
                 out.append(([hop], None))  # "more enrolments than seats": the enrolments counted
             else:
-                for col in (c for c in _cols(spec, ("string",)) if c != hop.key):
+                for col in (c for c in naming.cols(spec, ("string",)) if c != hop.key):
                     out += [([hop, *path], m) for path, m in self._paths(ctx, words, col, used | {hop.tool}, limit,
                                                                         depth + 1, count=count)]
         return out
@@ -219,7 +207,7 @@ class LimitComposer:
                 # (first: a tool of the path may read the anchor's output for each thing, as the hubs of each
                 # member's group read the member's group; the stages order them)
                 calls.append(self._call(ctx, p.tool, Hop(p.tool, param, p.group,
-                                                         _param_column(ctx.tools[p.tool], param))))
+                                                         naming.param_column(ctx.tools[p.tool], param))))
         if self.sent < len(steps):
             hop, i = steps[self.sent]
             prev = p.tool if i == 0 else p.path[i - 1].tool
@@ -253,7 +241,7 @@ class LimitComposer:
         names: dict[tuple[str, str], str] = {}
         for t in dict.fromkeys(tools):
             for c in views[t].columns:
-                names[(t, c)] = _var(c, taken)
+                names[(t, c)] = naming.var(c, taken)
         anchor = views[p.tool]
         consts: dict[tuple[str, str], str] = {(p.tool, c): format_const(p.params[prm])
                                               for c, prm in anchor.param_columns.items() if prm in p.params}
@@ -302,10 +290,10 @@ class LimitComposer:
         lim_atom = atom(lim_tool or p.tool)
         lim = names[(lim_tool or p.tool, lim_col)]
         if p.own_limit:  # the anchor's rows for each thing itself: operator_group(G, _, L)
-            lim = _var(f"{lim_col}_own", taken)
+            lim = naming.var(f"{lim_col}_own", taken)
             lim_atom = f"{anchor.name}({', '.join(g if c in anchor.param_columns else lim if c == lim_col else '_' for c in anchor.columns)})"
         op = "<=" if p.within else ">"
-        what = f"total {_words(p.measure, ctx)}" if p.measure else f"{_words(views[last].name)} facts"
+        what = f"total {naming.prose(p.measure, ctx)}" if p.measure else f"{naming.prose(views[last].name)} facts"
         out = [
             RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
                          output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
@@ -320,8 +308,8 @@ class LimitComposer:
                          kind="threshold_check"),
         ]
         self.output, self.answer_column = check, p.group
-        self.what = (f"{_words(p.group)} for {', '.join(map(str, p.params.values())) or 'every one'} whose {what} "
-                     f"{'stays within' if p.within else 'exceeds'} its {_words(lim_col, ctx)}")
+        self.what = (f"{naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'every one'} whose {what} "
+                     f"{'stays within' if p.within else 'exceeds'} its {naming.prose(lim_col, ctx)}")
         return out
 
     def answer(self, ctx: RunContext) -> str | None:

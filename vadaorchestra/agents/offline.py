@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vadaorchestra.agents import frame
-from vadaorchestra.agents.compose import Composer, _mappings, _var
+from vadaorchestra.agents.compose import Composer
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.frame import OPERATION_WORDS, STOPWORDS, stem, terms
 from vadaorchestra.agents.frame import word_match as _match
 from vadaorchestra.agents.limits import LimitComposer
+from vadaorchestra.agents.naming import mappings, var
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 
@@ -298,19 +299,19 @@ class OfflinePolicy:
                ref: Reference, out_base: str) -> list[RuleProposal]:
         """The share of each amount in the reference base (or limit), then the facts above the limit."""
         taken = {v for _, v, _ in cols}
-        lim, base = _var(ref.limit, taken), _var(ref.base, taken) if ref.base else None
+        lim, base = var(ref.limit, taken), var(ref.base, taken) if ref.base else None
         ref_atom = self._atom(ref.view, {ref.key: key, ref.limit: lim, **({ref.base: base} if ref.base else {})})
         head_vars = [v for _, v, _ in cols]
         share = f"{out_base}_share"
         over = f"{out_base}_over_limit"
         denominator = base or lim
-        maps = _mappings(share, cols)
+        maps = mappings(share, cols)
         n = len(cols)
         maps += (f' @mapping("{share}", {n}, "{ref.limit}", "float").'
                  f' @mapping("{share}", {n + 1}, "share_pct", "float").')
         limit_expr = ""
         if ref.ratio:  # the limit amount is the ratio times the base
-            ratio, lim = lim, _var(f"{ref.limit}_amount", taken)
+            ratio, lim = lim, var(f"{ref.limit}_amount", taken)
             limit_expr = f"{lim} = {ratio} * {base}, "
             maps = maps.replace(f'"{ref.limit}", "float")', f'"{ref.limit}_amount", "float")')
         share_rule = (f'{share}({", ".join(head_vars)}, {lim}, Pct) :- {source}({", ".join(head_vars)}), '
@@ -343,7 +344,7 @@ class OfflinePolicy:
             if ref is None:
                 continue
             taken: set[str] = set()
-            k, e, a = _var(m.key, taken), _var(m.entity, taken), _var(m.amount, taken)
+            k, e, a = var(m.key, taken), var(m.entity, taken), var(m.amount, taken)
             m_atom = self._atom(m.view, {m.key: k, m.entity: e, m.amount: a})
             cols = [(m.key, k, "string"), (m.entity, e, "string"), (m.amount, a, "float")]
             if f"check:{m.view.name}" not in self.proposed:
@@ -352,11 +353,11 @@ class OfflinePolicy:
                 base = m.view.name
                 if len(m.view.columns) != 3 or m.view.columns != [m.key, m.entity, m.amount]:
                     base = f"{m.view.name}_by_{m.entity}"
-                    maps = _mappings(base, cols)
+                    maps = mappings(base, cols)
                     if m.rows:  # every row named, so the sum ranges over the rows (equal amounts both count)
                         row_taken = {k, e, a}
-                        every = {c: _var(c, row_taken) for c in m.view.columns}
-                        every.update({m.key: k, m.entity: e, m.amount: _var("row_" + m.amount, row_taken)})
+                        every = {c: var(c, row_taken) for c in m.view.columns}
+                        every.update({m.key: k, m.entity: e, m.amount: var("row_" + m.amount, row_taken)})
                         body = (f"{self._atom(m.view, every)}, {a} = sum({every[m.amount]})")
                         what = f"{m.amount} summed per {m.entity} of {m.view.name}"
                     else:
@@ -372,11 +373,11 @@ class OfflinePolicy:
                 self.proposed.add(tag)
                 gview, p_col, q_col = g
                 taken = {k, e, a}
-                grp, total = _var(q_col, taken), _var("total_" + m.amount, taken)
+                grp, total = var(q_col, taken), var("total_" + m.amount, taken)
                 name = f"{m.view.name}_by_{q_col}"
                 g_atom = self._atom(gview, {p_col: e, q_col: grp})
                 gcols = [(m.key, k, "string"), (q_col, grp, "string"), (m.amount, total, "float")]
-                maps = _mappings(name, gcols)
+                maps = mappings(name, gcols)
                 out.append(RuleProposal(
                     program=f'@output("{name}"). {maps}\n{name}({k}, {grp}, {total}) :- {m_atom}, {g_atom}, '
                             f'{total} = sum({a}).',
@@ -385,7 +386,7 @@ class OfflinePolicy:
                 out += self._check(name, gcols, k, total, ref, name)
                 members = f"{name}_members"
                 mcols = [(m.key, k, "string"), (q_col, grp, "string"), (m.entity, e, "string"), (m.amount, a, "float")]
-                maps = _mappings(members, mcols)
+                maps = mappings(members, mcols)
                 out.append(RuleProposal(
                     program=f'@output("{members}"). {maps}\n{members}({k}, {grp}, {e}, {a}) :- '
                             f'{name}_over_limit({k}, {grp}, _, _, _), {m_atom}, {g_atom}.',
@@ -448,7 +449,7 @@ class OfflinePolicy:
         from vadaorchestra.datalog.printer import format_const
 
         taken: set[str] = set()
-        names = {c: _var(c, taken) for c in v.columns}
+        names = {c: var(c, taken) for c in v.columns}
         names[col] = format_const(entity)
         key = next(iter(v.param_columns))
         atom = self._atom(v, names)
@@ -469,7 +470,7 @@ class OfflinePolicy:
             return []
         measure = next((c for c in nums if terms(c) & words), nums[0])
         name = f"{v.name}_{slug}_total"
-        total = _var("total", taken)
+        total = var("total", taken)
         program = (f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
                    f'@mapping("{name}", 1, "total_{measure}", "float").\n'
                    f'{name}({names[key]}, {total}) :- {atom}, {total} = sum({names[measure]}).')
@@ -483,7 +484,7 @@ class OfflinePolicy:
             if ref is None:
                 return out
             r, base = ref
-            rn = {c: _var(c, taken) for c in r.columns}
+            rn = {c: var(c, taken) for c in r.columns}
             rn[key] = names[key]
             share_name = f"{name}_share"
             program = (f'@output("{share_name}"). @mapping("{share_name}", 0, "{key}", "string"). '
@@ -509,7 +510,7 @@ class OfflinePolicy:
                 continue
             self.proposed.add(tag)
             taken: set[str] = set()
-            k, x, n = _var(key, taken), _var(counted, taken), _var("n_" + counted, taken)
+            k, x, n = var(key, taken), var(counted, taken), var("n_" + counted, taken)
             name = f"{v.name}_count"
             out.append(RuleProposal(
                 program=f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
@@ -547,8 +548,8 @@ class OfflinePolicy:
         v, amount = choice
         key = next(iter(v.param_columns))
         taken: set[str] = set()
-        row = {c: _var(c, taken) for c in v.columns}
-        total = _var("total_" + amount, taken)
+        row = {c: var(c, taken) for c in v.columns}
+        total = var("total_" + amount, taken)
         name = f"{v.name}_{amount}_total"
         return [RuleProposal(
             program=f'@output("{name}"). @mapping("{name}", 0, "{key}", "string"). '
@@ -781,7 +782,7 @@ class OfflinePolicy:
         if out_col is None:
             return []
         taken: set[str] = set()
-        e, y, x = _var("entity", taken), _var(self.hops["via"], taken), _var(out_col, taken)
+        e, y, x = var("entity", taken), var(self.hops["via"], taken), var(out_col, taken)
         a = self._atom(first, {next(iter(first.param_columns)): e, self.hops["via"]: y})
         b = self._atom(second, {next(iter(second.param_columns)): y, out_col: x})
         name = f"{second.name}_of_{first.name}"

@@ -1,0 +1,157 @@
+"""How a question's words name a catalog's columns and tools, for the offline policy's composers.
+
+A column is named by the words of its name (the later word counting more: English compounds end in their head), by its
+head word alone ("the loans" names no loan_days), or by the unit a tool's description gives it ("its weight in
+tonnes": "tonnage" names weight_t); a tool by its name and output predicate, or by every word of its text. Columns
+read back as prose with their units ("weight_t": "weight in tonnes"). The catalog's declared roles come first where a
+role says what a word list would guess.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vadaorchestra.agents import frame
+from vadaorchestra.agents.context import RunContext
+from vadaorchestra.agents.frame import column_score, stem, terms, word_match
+
+CAP_WORDS = frozenset(("cap", "capacity", "limit", "threshold", "ceiling", "max", "maximum", "quota", "allowance"))
+
+
+def cols(spec: dict[str, Any], types: tuple[str, ...] = ("string", "int", "float", "bool")) -> list[str]:
+    params = spec.get("parameter_columns", {})
+    return [c["name"] for c in spec["schema"] if c["type"] in types and c["name"] not in params]
+
+
+def numeric(spec: dict[str, Any]) -> list[str]:
+    return cols(spec, ("int", "float"))
+
+
+def param_column(spec: dict[str, Any], param: str) -> str | None:
+    return next((c for c, p in spec.get("parameter_columns", {}).items() if p == param), None)
+
+
+def words_before(question: str, start: int, width: int = 6) -> tuple[str, ...]:
+    words = [stem(w) for w in re.findall(r"[a-z]+", question[:start].lower()) if w not in frame.STOPWORDS]
+    return tuple(words[-width:])
+
+
+def words_after(question: str, end: int, width: int = 4) -> tuple[str, ...]:
+    words = [stem(w) for w in re.findall(r"[a-z]+", question[end:].lower()) if w not in frame.STOPWORDS]
+    return tuple(words[:width])
+
+
+def seq(text: str) -> tuple[str, ...]:
+    """The content words of a text, stemmed, in order."""
+    return tuple(stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in frame.STOPWORDS)
+
+
+def best_named(words: tuple[str, ...], columns: list[str]) -> list[str]:
+    """The columns most of whose words the text has (then the later word counting more): "billed in total" names
+    total_billed rather than a claims column named by a word further on."""
+    def fit(c: str) -> tuple[int, int]:
+        return sum(1 for t in terms(c) if any(word_match(w, t) for w in words)), column_score(words, c)
+
+    scored = {c: fit(c) for c in columns}
+    top = max(scored.values(), default=(0, 0))
+    return [c for c in columns if top[0] and scored[c] == top]
+
+
+def named(words: tuple[str, ...], columns: list[str]) -> list[str]:
+    """The columns the words name best (the later word counting more), none when no word names one."""
+    return frame.asked_columns(words, columns)
+
+
+def role_columns(spec: dict[str, Any], *roles: str) -> list[str]:
+    return [c for c, r in (spec.get("roles") or {}).items() if r in roles]
+
+
+def thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
+    """The column naming the things a tool lists: the one declared an entity, else its first string column."""
+    strings = [c for c in cols(spec, ("string",)) if c != besides]
+    declared = [c for c in role_columns(spec, "entity") if c in strings]
+    return (declared or strings or [None])[0]
+
+
+def tool_name(spec: dict[str, Any]) -> set[str]:
+    return terms(spec["name"]) | terms(spec["output_predicate"])
+
+
+def tool_words(spec: dict[str, Any]) -> set[str]:
+    """The words of a tool: its name, description, output and columns."""
+    return terms(" ".join([spec["name"], spec["description"], spec["output_predicate"],
+                           *(c["name"] for c in spec["schema"])]))
+
+
+def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | None = None) -> list[str]:
+    """The columns whose head word the words name: "loans" names no loan_days. The head is the last word of the
+    name, not a unit the tools' descriptions give ("demand_mw": "its demand in MW")."""
+    units = {w.lower() for spec in (ctx.tools.values() if ctx else ()) for w in re.findall(r"\bin\s+([A-Za-z]+)",
+                                                                                         spec["description"])}
+
+    def head(c: str) -> str:
+        parts = c.lower().split("_")
+        while len(parts) > 1 and (len(parts[-1]) == 1 or any(u.startswith(parts[-1]) for u in units)):
+            parts.pop()
+        return stem(parts[-1])
+    return [c for c in columns if any(word_match(w, head(c)) for w in words)]
+
+
+def unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
+    """The columns named by the unit a tool's description gives them ("its weight in tonnes": "tonnage" names
+    weight_t)."""
+    found = []
+    for tool in tools:
+        for m in re.finditer(r"((?:[a-z]+\s+){0,2}[a-z]+)\s+in\s+([a-z]+)", ctx.tools[tool]["description"].lower()):
+            hits = [c for c in named(seq(m.group(1)), columns) if c not in found]
+            if len(hits) == 1 and any(word_match(w, stem(m.group(2))) for w in words):
+                found += hits
+    return found
+
+
+def prose(column: str, ctx: RunContext | None = None) -> str:
+    """A column's name as words; a one-letter unit as a tool's description says it ("weight_t": "weight in tonnes"
+    where the description has "its weight in tonnes", "contracted_monthly_t": "contracted monthly tonnage"), else
+    without it."""
+    parts = column.split("_")
+    if len(parts) < 2 or len(parts[-1]) != 1:
+        return " ".join(parts)
+    words = " ".join(parts[:-1])
+    for spec in (ctx.tools.values() if ctx is not None else ()):
+        m = re.search(rf"\b{re.escape(words)}\s+((?:in\s+)?{parts[-1]}[a-z]+)", spec["description"], re.I)
+        if m:
+            return f"{words} {m.group(1).lower()}"
+    return words
+
+
+def prose_total(column: str, ctx: RunContext | None = None) -> str:
+    """ "total amount", "total billed" (not "total total billed")."""
+    return prose(column, ctx) if "total" in terms(column) else f"total {prose(column, ctx)}"
+
+
+def follows_chain(spec: dict[str, Any]) -> bool:
+    """The tool follows a chain through every level (its program is recursive, or it reads a tool's that is)."""
+    return bool(spec.get("follows_chain", spec.get("recursive")))
+
+
+def catalog_numbers(ctx: RunContext) -> list[str]:
+    return list(dict.fromkeys(c for spec in ctx.tools.values() for c in numeric(spec)))
+
+
+def mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
+    """``@mapping`` annotations of ``pred`` for (column, variable, type) triples, in order."""
+    return " ".join(f'@mapping("{pred}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
+
+
+def var(col: str, taken: set[str]) -> str:
+    """A fresh rule variable named after a column (a name starting with a digit gets a leading V)."""
+    base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
+    if not base[0].isalpha():
+        base = "V" + base
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}{n}"
+    taken.add(name)
+    return name
