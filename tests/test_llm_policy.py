@@ -670,3 +670,23 @@ async def test_an_answer_refused_for_more_than_an_omission_is_written_again():
     policy.templates.answer = draft
     assert await policy.answer(ctx) == "Synthetix Global Fund totals 24.6M."
     assert "Your previous answer, which the Verifier refused" in client.create_calls[0]["messages"][1].content
+
+
+@pytest.mark.parametrize(("scenario", "question", "expected"), [
+    ("freight_hubs", "What share of the tonnage dispatched from Hamburg Waltershof Depot was carried by Blue Anchor "
+                     "Freight?", [0.1328125]),
+    ("library_network", "Which branches issued more loans this year than their annual loan quota allows?",
+     ["Alder Park Branch Library", "Cedar Hollow Library", "Eastbrook Public Library"]),
+])
+def test_a_question_the_frame_composes_takes_no_model_call(scenario, question, expected):
+    """One query (or a group limit) composed from the frame leaves the model no decision: a client with no reply
+    to give is never called, and the answer is the composed one, verified."""
+    from vadaorchestra.agents.run import ask_sync
+
+    root = Path(__file__).resolve().parents[1] / "scenarios" / scenario
+    ledger = TokenLedger()
+    result = ask_sync(question, catalog=root / "catalog", data=root,
+                      policy=LLMPolicy(ReplayChatCompletionClient([]), ledger))
+    assert result.verified, result.answer
+    assert result.ctx.answer_values == expected
+    assert ledger.entries == []

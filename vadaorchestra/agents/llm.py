@@ -222,6 +222,8 @@ class LLMPolicy:
         self.scaffold = scaffold
         self.templates = OfflinePolicy()
         self._synthesized_in: int | None = None
+        # the frame composed the whole plan (one query, or a group limit): the run takes no model decision
+        self.composed = False
         self.ledger = ledger if ledger is not None else TokenLedger()
         self.model_name = model_name
         self.max_facts = max_facts
@@ -351,11 +353,18 @@ class LLMPolicy:
 
         Decoded under a schema of the tools whose string parameters all have a value the question names (found by
         ``lookup_values``), each parameter one of those values; every tool with free values when none has."""
-        self._candidates = await self._lookup_candidates(ctx, probe)
         menu: dict[str, Call] = {}
         if self.scaffold:  # the templates' own reading of the question (a two-hop chain first), as a menu
-            found = await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools), probe)
+            found = await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools, frame=ctx.frame),
+                                                probe)
+            if found and self.templates.composer.query is not None:
+                # the question's frame composes one query (or a group limit) over the catalog: every decision has
+                # one answer, so none is asked of the model — the rules write the plan, the rules and the answer
+                self.composed = True
+                ctx.event("select", policy=self.name, chosen=[str(c) for c in found], composed=True)
+                return found
             menu = {f"c{i}": c for i, c in enumerate(found, 1)}
+        self._candidates = await self._lookup_candidates(ctx, probe)
         strict = calls_model(ctx.tools, self._candidates, name="Selection", menu=list(menu)) or \
             calls_model(ctx.tools, {}, require_values=False, name="Selection", menu=list(menu))
         shown = [{"id": k, "call": str(c)} for k, c in menu.items()]
@@ -373,6 +382,8 @@ class LLMPolicy:
     async def retrieval(self, ctx: RunContext, view: PredicateView, probe: Probe) -> Retrieval:
         """Statistics attributes and top-k queries, restricted to the predicate's columns (a top-k by the first
         measure when none is usable)."""
+        if self.composed:
+            return await self.templates.retrieval(ctx, view, probe)
         out = await self.ask("retrieval", Retrieval,
                              self.render("retrieval", ctx, predicate=prompts.predicate_view(view, self.max_facts)),
                              retrieval_model(view))
@@ -423,6 +434,8 @@ class LLMPolicy:
         readable = self._readable(ctx)
         if not readable:
             return []
+        if self.composed:
+            return [p for p in await self.templates.synthesize(ctx, probe) if p.output not in ctx.predicates]
         menu = await self._menu(ctx, probe)
         again = self._synthesized_in == ctx.iteration  # a further round of the same iteration
         self._synthesized_in = ctx.iteration
@@ -493,6 +506,8 @@ class LLMPolicy:
         menu (the entities of the largest facts through the tools that take them, as the offline policy expands
         them) by id, or of its own, with string parameters drawn from the values of the facts and the question."""
         menu: dict[str, Call] = {}
+        if self.composed:
+            return [c for c in await self.templates.replan(ctx, probe) if c.key not in ctx.executed]
         if self.scaffold:
             found = [c for c in await self.templates.replan(ctx, probe) if c.key not in ctx.executed]
             menu = {f"c{i}": c for i, c in enumerate(found, 1)}
@@ -512,6 +527,8 @@ class LLMPolicy:
     async def answer(self, ctx: RunContext) -> str:
         """The answer, from the facts of high-level and synthesized predicates shown to the model; its ``values``
         are decoded as values of those facts."""
+        if self.composed:
+            return await self.templates.answer(ctx)  # the composed query's answer, as its rules word it
         if ctx.feedback and ctx.answer and (completed := await self._complete(ctx)):
             return completed
         previous = ""
