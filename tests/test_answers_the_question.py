@@ -210,3 +210,34 @@ def test_a_count_answered_with_names_and_a_list_that_names_its_own_subject_are_r
                                       "amount": 1.0}]
     assert any("the answer lists 'Acme Motors', the entity the question asks about" in p
                for p in check_question("Acme Motors; Emerald Plastics", ctx, ["Acme Motors"]))
+
+
+FEEDS = [{"name": "substation", "type": "string"}, {"name": "downstream_substation", "type": "string"},
+         {"name": "level", "type": "int"}]
+
+
+@pytest.mark.parametrize(("program", "kept"), [
+    ('d(S) :- feeds("Coldwater", S, 1).', True),  # the first level
+    ('d(S) :- feeds("Coldwater", S, L), S != "Juniper Wharf".', False),  # a filter, but not the first level
+    ("d(S) :- feeds(_, S, _).", False),
+])
+def test_directly_rests_on_a_rule_that_keeps_the_first_level_of_the_chain(program, kept):
+    """(The local model once answered "directly from X" with every level, a constant of its rule passing for the
+    first level: a filter of any kind is not enough.)"""
+    from vadaorchestra.agents.frame import build
+    from vadaorchestra.agents.verify import check_frame
+
+    question = "Which substations receive their supply directly from Coldwater?"
+    tools = {"get_feeds": {"name": "get_feeds", "description": "Substations a substation feeds, at any level.",
+                           "output_predicate": "feeds", "recursive": True, "follows_chain": True,
+                           "roles": {"level": "level"}}}
+    ctx = RunContext(question=question, tools=tools)
+    ctx.frame = build(question, [{"value": "Coldwater", "columns": ["substations.name"],
+                                  "parameters": ["get_feeds.substation_name"]}])
+    call = Call(tool="get_feeds", params={"substation_name": "Coldwater"})
+    ctx.executed[call.key] = call
+    ctx.predicates["feeds"] = PredicateView("feeds", "high", "get_feeds", 5, FEEDS, {"substation": "substation_name"})
+    ctx.predicates["d"] = PredicateView("d", "synthesized", None, 2, [])
+    ctx.synthesized.append(Synthesized(program, "selection", "d", 1, kind="filter"))
+    problems = [p for p in check_frame(ctx) if "direct relations only" in p]
+    assert (problems == []) is kept, problems

@@ -433,7 +433,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
                         "the amounts with a limit read from the data")
     tools = [ctx.tools.get(c.tool, {}) for c in ctx.executed.values() if c.level == "high"]
     recursive = [t.get("follows_chain", t.get("recursive")) for t in tools]
-    if fr.direct is True and recursive and all(recursive) and "filter" not in kinds:
+    if fr.direct is True and recursive and all(recursive) and not _keeps_first_level(ctx, fr):
         problems.append("not checked: the question asks for direct relations only, and "
                         f"{', '.join(sorted({t['name'] for t in tools}))} follows the chain through every level "
                         "(no rule kept the first level)")
@@ -561,6 +561,27 @@ def _divides(rules: list[A.Rule]) -> bool:
 def _recursive_program(text: str) -> bool:
     prog = _program(text)
     return prog is not None and A.is_recursive(prog)
+
+
+def _keeps_first_level(ctx: RunContext, fr: frame.QuestionFrame) -> bool:
+    """Whether a rule keeps only the first level of a chain-following tool's output: a level column (declared, or
+    named like one) equal to 1, or an output column (not a parameter's) equal to the entity the question names (the
+    titles filed under the genre itself)."""
+    entities = {e.value.lower() for e in fr.entities}
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            for atom in (lit for lit in rule.body if isinstance(lit, A.Atom)):
+                view = ctx.predicates.get(atom.pred)
+                if view is None or not _follows_chain(ctx.tools.get(view.tool or "") or {}):
+                    continue
+                roles = (ctx.tools.get(view.tool or "") or {}).get("roles") or {}
+                for col, term in zip(view.columns, atom.args, strict=False):
+                    if not isinstance(term, A.Const) or col in view.param_columns:
+                        continue
+                    level = roles.get(col) == "level" or bool(_words(col) & {"level", "depth", "hop", "step"})
+                    if (level and term.value == 1) or str(term.value).lower() in entities:
+                        return True
+    return False
 
 
 def _follows_chain(spec: dict[str, Any]) -> bool:
