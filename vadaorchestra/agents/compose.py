@@ -83,7 +83,7 @@ class Composer:
     def applies(fr: QuestionFrame) -> bool:
         """Questions one query answers: lookups, lists, counts, totals, extremes and shares; not limits or
         rankings (the policy's measure templates)."""
-        if fr.limit or (fr.analysis and not fr.extreme):
+        if fr.limit or (fr.analysis and not fr.extreme) or fr.compound:
             return False
         if fr.share and fr.who:
             return False  # "Which issuer accounts for the largest share of X": the shares ranked, not one share

@@ -80,6 +80,8 @@ _TRANSITIVE = re.compile(r"\bdirectly or indirectly\b|\bindirectly\b|\bultimate(
                          r"\beventually\b|\b(?:through|via) (?:its|their|other|any|the|intermediate)\b|\bincluding (?:those of )?(?:its|"
                          r"their) sub|\bcounting (?:those of )?(?:its|their) sub|\bat any (?:level|depth)\b|"
                          r"\b(?:any|all|each|one) (?:of )?(?:its|their) sub", re.I)  # "or any of its subgenres"
+_COMPOUND = re.compile(r",?\s+and\s+(?:who|whom|whose|which|what|how|where|when|do|does|did|is|are|was|were)\b",
+                       re.I)
 _NEGATED = r"\b(?:not|rather than|excluding)\b[^,;?.]*"  # a clause the question negates
 _DIRECT = re.compile(r"\bdirect(?:ly)?\b|\bimmediate(?:ly)?\b", re.I)
 _GROUPING = re.compile(r"\b(?:by|per|for each|for every|grouped by)\s+(?:their\s+|its\s+|the\s+)?([a-z][a-z ]*?)"
@@ -176,6 +178,8 @@ class QuestionFrame:
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
     grouping: str | None = None
     unplaced: tuple[str, ...] = field(default=(), compare=False)
+    # two questions in one ("Which exposures are above 10M, and who controls X?"): no one query answers it
+    compound: bool = False
 
     @property
     def kind(self) -> Kind:
@@ -301,6 +305,7 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
         direct=direct,
         grouping=(grouping.group(1) or grouping.group(2)).strip() if grouping else None,
         unplaced=tuple(sorted(words - placed)),
+        compound=bool(_COMPOUND.search(question)),
     )
 
 

@@ -85,7 +85,7 @@ class LimitComposer:
 
     @staticmethod
     def applies(fr: QuestionFrame) -> bool:
-        return fr.limit and not fr.share
+        return fr.limit and not fr.share and not fr.compound
 
     # --- selection ------------------------------------------------------------------------------------------------
     async def choose(self, ctx: RunContext, scores: dict[str, float], probe: Probe | None = None) -> list[Call]:

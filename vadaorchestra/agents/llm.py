@@ -17,6 +17,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from string import Template
 from typing import Any, TypeVar
@@ -49,6 +50,7 @@ __all__ = ["AnswerOut", "Arg", "CallOut", "LLMPolicy", "LLMReplyError", "ModelCo
            "Selection", "load_model_client", "parse_reply", "read_model_config"]
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 MAX_STATISTICS = 3
 MAX_TOP_K = 3
@@ -379,11 +381,23 @@ class LLMPolicy:
         ctx.event("select", policy=self.name, chosen=[str(c) for c in calls])
         return calls
 
+    async def _by_rules(self, ctx: RunContext, step: Awaitable[T]) -> T | None:
+        """A step of the composed query; when the query does not fit the data after all (a
+        :class:`~vadaorchestra.agents.compose.ComposeError`), the model takes the run's remaining decisions."""
+        from vadaorchestra.agents.compose import ComposeError
+
+        try:
+            return await step
+        except ComposeError as exc:
+            self.composed = False
+            ctx.event("compose_failed", policy=self.name, reason=exc.message)
+            return None
+
     async def retrieval(self, ctx: RunContext, view: PredicateView, probe: Probe) -> Retrieval:
         """Statistics attributes and top-k queries, restricted to the predicate's columns (a top-k by the first
         measure when none is usable)."""
-        if self.composed:
-            return await self.templates.retrieval(ctx, view, probe)
+        if self.composed and (done := await self._by_rules(ctx, self.templates.retrieval(ctx, view, probe))) is not None:
+            return done
         out = await self.ask("retrieval", Retrieval,
                              self.render("retrieval", ctx, predicate=prompts.predicate_view(view, self.max_facts)),
                              retrieval_model(view))
@@ -434,8 +448,8 @@ class LLMPolicy:
         readable = self._readable(ctx)
         if not readable:
             return []
-        if self.composed:
-            return [p for p in await self.templates.synthesize(ctx, probe) if p.output not in ctx.predicates]
+        if self.composed and (done := await self._by_rules(ctx, self.templates.synthesize(ctx, probe))) is not None:
+            return [p for p in done if p.output not in ctx.predicates]
         menu = await self._menu(ctx, probe)
         again = self._synthesized_in == ctx.iteration  # a further round of the same iteration
         self._synthesized_in = ctx.iteration
@@ -506,8 +520,8 @@ class LLMPolicy:
         menu (the entities of the largest facts through the tools that take them, as the offline policy expands
         them) by id, or of its own, with string parameters drawn from the values of the facts and the question."""
         menu: dict[str, Call] = {}
-        if self.composed:
-            return [c for c in await self.templates.replan(ctx, probe) if c.key not in ctx.executed]
+        if self.composed and (done := await self._by_rules(ctx, self.templates.replan(ctx, probe))) is not None:
+            return [c for c in done if c.key not in ctx.executed]
         if self.scaffold:
             found = [c for c in await self.templates.replan(ctx, probe) if c.key not in ctx.executed]
             menu = {f"c{i}": c for i, c in enumerate(found, 1)}
@@ -527,8 +541,8 @@ class LLMPolicy:
     async def answer(self, ctx: RunContext) -> str:
         """The answer, from the facts of high-level and synthesized predicates shown to the model; its ``values``
         are decoded as values of those facts."""
-        if self.composed:
-            return await self.templates.answer(ctx)  # the composed query's answer, as its rules word it
+        if self.composed and (done := await self._by_rules(ctx, self.templates.answer(ctx))) is not None:
+            return done  # the composed query's answer, as its rules word it
         if ctx.feedback and ctx.answer and (completed := await self._complete(ctx)):
             return completed
         previous = ""
