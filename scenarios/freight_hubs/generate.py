@@ -47,6 +47,8 @@ from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
+from vadaorchestra.eval.datasets import check_names, exact_number
+
 # hub -> (country, operator, daily handling capacity in tonnes)
 HUBS = {
     "Rotterdam Maasvlakte Hub": ("Netherlands", "Meridian Port Holdings", 920.0),
@@ -221,20 +223,6 @@ def generate(seed: int = 23) -> dict[str, list[list]]:
 
 
 # --- questions -------------------------------------------------------------------------------------------------------
-def _num(x: Fraction | float | int) -> float | int:
-    """A gold number: an int for counts, else the float of an exact (terminating) quotient."""
-    if isinstance(x, int):
-        return x
-    x = Fraction(x)
-    d = x.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    assert d == 1, f"{x} is not a terminating decimal"
-    return float(x)
-
-
 def analysis(data: dict[str, list[list]]) -> dict:
     ships = data["shipments"]
     by_hub = defaultdict(list)
@@ -260,8 +248,7 @@ def check(data: dict[str, list[list]]) -> None:
     assert all(tonnage[s] < contract[m] for s in group(m) if s != m), "a Meridian member alone exceeds the contract"
     assert all(sum(Fraction(r[5]) for r in a["by_hub"][h]) < contract[m] for h in group_hubs(m))
     names = list(HUBS) + OPERATORS + CARRIERS + SHIPPERS
-    assert len(set(names)) == len(names)
-    assert not any(x != y and x.casefold() in y.casefold() for x in names for y in names), "a name inside another"
+    check_names(names)
     assert len(set(HUBS[h][2] for h in HUBS)) == len(HUBS), "capacities are not distinct"
 
 
@@ -286,11 +273,11 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
     add("generic", "lookup", "In which country is Duisburg Rhine Gateway located?",
         [country["Duisburg Rhine Gateway"]], 1)
     add("generic", "lookup", "What is the daily handling capacity of Prague Rudna Terminal, in tonnes?",
-        _num(Fraction(cap["Prague Rudna Terminal"])), 1)
+        exact_number(Fraction(cap["Prague Rudna Terminal"])), 1)
     add("generic", "lookup", "Which company operates Milan Segrate Interchange?",
         [operator["Milan Segrate Interchange"]], 1)
     add("generic", "lookup", "What contracted monthly tonnage does Alpine Inland Logistics have?",
-        _num(contract["Alpine Inland Logistics"]), 1)
+        exact_number(contract["Alpine Inland Logistics"]), 1)
 
     # list: the entities related to a named one
     h = "Felixstowe Trimley Depot"
@@ -323,22 +310,22 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
     ws = [r[5] for r in by_hub[h]]
     assert len(ws) != len(set(ws)), f"{h}: no two equal weights"
     add("count", "total", f"What is the total weight, in tonnes, of the shipments dispatched from {h}?",
-        _num(weight(by_hub[h])), len(by_hub[h]))
+        exact_number(weight(by_hub[h])), len(by_hub[h]))
     h = "Gdansk Baltic Container Yard"
     vs = [r[6] for r in by_hub[h]]
     assert len(vs) != len(set(vs)), f"{h}: no two equal declared values"
     add("count", "total", f"What is the combined declared value of all loads leaving {h}?",
-        _num(sum((Fraction(v) for v in vs), Fraction(0))), len(by_hub[h]))
+        exact_number(sum((Fraction(v) for v in vs), Fraction(0))), len(by_hub[h]))
 
     # share: a fraction of a total or of a limit
     h = SHARE_HUB
     c = next(c for c in CARRIERS if 0 < weight([r for r in by_hub[h] if r[2] == c]) < weight(by_hub[h]))
     part = weight([r for r in by_hub[h] if r[2] == c])
     add("count", "share", f"What share of the tonnage dispatched from {h} was carried by {c}?",
-        _num(part / weight(by_hub[h])), len(by_hub[h]))
+        exact_number(part / weight(by_hub[h])), len(by_hub[h]))
     op, h = "Meridian Port Holdings", "Rotterdam Maasvlakte Hub"
     add("multi-hop", "share", f"What fraction of {pos(op)} contracted monthly tonnage was dispatched from {h}?",
-        _num(weight(by_hub[h]) / contract[op]), len(by_hub[h]) + 1)
+        exact_number(weight(by_hub[h]) / contract[op]), len(by_hub[h]) + 1)
 
     # extreme: argmax entity or max value
     h = "Duisburg Rhine Gateway"
@@ -349,7 +336,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
         len(by_hub[h]))
     h = "Vienna Danube Cargo Center"
     add("count", "extreme", f"What is the highest declared value among the shipments leaving {h}?",
-        _num(Fraction(max(r[6] for r in by_hub[h]))), len(by_hub[h]))
+        exact_number(Fraction(max(r[6] for r in by_hub[h]))), len(by_hub[h]))
     h = "Prague Rudna Terminal"
     reach = reachable(h)
     best = max(reach, key=lambda x: cap[x])
@@ -368,7 +355,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
         counts[r[1]].append(r)
     s = max(SHIPPERS, key=lambda x: (len(counts[x]), -SHIPPERS.index(x)))
     assert 1 < len(counts[s]) < len(by_hub[h])
-    add("count", "restricted", f"What total tonnage did {s} send from {h}?", _num(weight(counts[s])),
+    add("count", "restricted", f"What total tonnage did {s} send from {h}?", exact_number(weight(counts[s])),
         len(counts[s]))
 
     # a list restricted by a numeric condition on another tool's output

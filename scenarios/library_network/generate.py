@@ -43,6 +43,8 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 
+from vadaorchestra.eval.datasets import check_names, exact_number
+
 # branch -> (district, number of loans issued this year, annual loan quota); counts and quotas are 2**a * 5**b
 BRANCHES = {
     "Alder Park Branch Library": ("Northgate District", 40, 32),
@@ -185,20 +187,6 @@ def titles_directly_under(genre: str) -> list[str]:
     return sorted(t for t, (_a, g, _y) in TITLES.items() if g == genre)
 
 
-def _num(x: Fraction | float | int) -> float | int:
-    """A gold number: an int for counts, else the float of an exact (terminating) quotient."""
-    if isinstance(x, int):
-        return x
-    x = Fraction(x)
-    d = x.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    assert d == 1, f"{x} is not a terminating decimal"
-    return float(x)
-
-
 def analysis(data: dict[str, list[list]]) -> dict:
     by_branch, by_member = defaultdict(list), defaultdict(list)
     for r in data["loans"]:
@@ -224,8 +212,7 @@ def check(data: dict[str, list[list]]) -> None:
     assert 1 < len(over) < len(BRANCHES) - 1, over
     names = (list(BRANCHES) + sorted({d for d, _n, _q in BRANCHES.values()}) + list(GENRE_PARENTS) + TOP_GENRES
              + list(TITLES) + sorted({a for a, _g, _y in TITLES.values()}) + MEMBERS)
-    assert len(set(names)) == len(names), "a name is used twice"
-    assert not any(x != y and x.casefold() in y.casefold() for x in names for y in names), "a name inside another"
+    check_names(names)
     assert set(GENRE_PARENTS.values()) <= set(GENRE_PARENTS) | set(TOP_GENRES)
     assert all(g in GENRE_PARENTS or g in TOP_GENRES for _a, g, _y in TITLES.values())
 
@@ -295,17 +282,17 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
     m = max(c, key=lambda x: (c[x], -MEMBERS.index(x)))
     assert 1 < c[m] < len(by_branch[b])
     add("count", "share", f"What share of the loans issued by {b} went to {m}?",
-        _num(Fraction(c[m], len(by_branch[b]))), len(by_branch[b]))
+        exact_number(Fraction(c[m], len(by_branch[b]))), len(by_branch[b]))
     b = "Bellmont Square Library"
     assert len(by_branch[b]) < quota[b]
     add("multi-hop", "share", f"What fraction of its annual loan quota has {b} used up with this year's loans?",
-        _num(Fraction(len(by_branch[b]), quota[b])), len(by_branch[b]) + 1)
+        exact_number(Fraction(len(by_branch[b]), quota[b])), len(by_branch[b]) + 1)
     b, g = "Greystone Central Library", "Crime and Mystery"
     under = set(titles_under(g))
     k = sum(r[2] in under for r in by_branch[b])
     assert 0 < k < len(by_branch[b]) and k != sum(title[r[2]][1] == g for r in by_branch[b])
     add("multi-hop", "share", f"What proportion of the loans at {b} were of books in {g}, subgenres included?",
-        _num(Fraction(k, len(by_branch[b]))), len(by_branch[b]) + n_rows_under(g))
+        exact_number(Fraction(k, len(by_branch[b]))), len(by_branch[b]) + n_rows_under(g))
 
     # extreme: the entity with the highest value, or the highest total of a group
     b = next(x for x in ["Hollins Bay Library", "Fairhaven Reading Room", "Alder Park Branch Library"]

@@ -53,6 +53,8 @@ from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
+from vadaorchestra.eval.datasets import check_names, exact_number
+
 # substation -> (region, operating company)
 SUBSTATIONS = {
     "Kingsbridge Grid Supply Point": ("North Valley Region", "Albion Energy Holdings"),
@@ -267,20 +269,6 @@ def generate(seed: int = 47) -> dict[str, list[list]]:
     }
 
 
-def _num(x: Fraction | float | int) -> float | int:
-    """A gold number: an int for counts, else the float of an exact (terminating) quotient."""
-    if isinstance(x, int):
-        return x
-    x = Fraction(x)
-    d = x.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    assert d == 1, f"{x} is not a terminating decimal"
-    return float(x)
-
-
 def analysis(data: dict[str, list[list]]) -> dict:
     feeders = data["feeders"]
     rating = {s: Fraction(k) for s, _r, _o, k in data["substations"]}
@@ -307,8 +295,7 @@ def check(data: dict[str, list[list]]) -> None:
     assert len({f[0] for f in data["feeders"]}) == len(data["feeders"])
     names = (list(SUBSTATIONS) + sorted({r for r, _o in SUBSTATIONS.values()}) + COMPANIES + list(GENERATORS)
              + list(CUSTOMERS))
-    assert len(set(names)) == len(names), "a name is used twice"
-    assert not any(x != y and x.casefold() in y.casefold() for x in names for y in names), "a name inside another"
+    check_names(names)
     assert {o for _r, o in SUBSTATIONS.values()} <= set(COMPANIES)
     assert all(u in SUBSTATIONS and d in SUBSTATIONS for u, d, _k in FEEDS)
     assert len({d for _u, d, _k in FEEDS}) == len(FEEDS), "a substation is fed by two others"
@@ -333,7 +320,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
     # lookup: one attribute of one named entity
     add("generic", "lookup", "What is the transformer rating of Deepdale Substation, in MW?",
-        _num(rating["Deepdale Substation"]), 1)
+        exact_number(rating["Deepdale Substation"]), 1)
     add("generic", "lookup", "Which company operates Hartside Substation?", [operator["Hartside Substation"]], 1)
 
     # list: the entities related to a named one
@@ -362,18 +349,18 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
     caps = [g[3] for g in gens[s]]
     assert len(caps) != len(set(caps))
     add("count", "total", f"What is the total generating capacity, in MW, connected to {s}?",
-        _num(sum((Fraction(x) for x in caps), Fraction(0))), len(caps))
+        exact_number(sum((Fraction(x) for x in caps), Fraction(0))), len(caps))
     s = next(x for x in ["Oakhurst Substation", "Hartside Substation", "Deepdale Substation",
                          "Juniper Wharf Substation", "Ashworth Primary Substation", "Northwick Substation",
                          "Foxley Lane Substation"]
              if len({f[4] for f in at(x)}) < len(at(x)))
     add("count", "total", f"How much demand, in MW, do the feeders connected directly to {s} draw altogether?",
-        _num(_demand(at(s))), len(at(s)))
+        exact_number(_demand(at(s))), len(at(s)))
     s = "Coldwater Junction Substation"
     rows = served(feeders, s)
     assert len({f[4] for f in rows}) < len(rows)
     add("count", "total", f"How much demand does {s} carry in total, including the substations downstream of it?",
-        _num(carried[s]), len(rows) + links_below(s))
+        exact_number(carried[s]), len(rows) + links_below(s))
 
     # shares: of a total of the same rows, and of a limit from another tool
     s = SHARE_SUBSTATION
@@ -383,11 +370,11 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
     c = "Brightwell Data Centre"
     assert 0 < by_cust[c] < _demand(at(s)) and sum(f[2] == c for f in at(s)) > 1
     add("count", "share", f"What share of the demand connected directly to {s} comes from {c}?",
-        _num(by_cust[c] / _demand(at(s))), len(at(s)))
+        exact_number(by_cust[c] / _demand(at(s))), len(at(s)))
     s = RATING_SHARE_SUBSTATION
     assert carried[s] < rating[s]
     add("multi-hop", "share", f"What fraction of its transformer rating does {s} use, counting the demand of the "
-        "substations it feeds?", _num(carried[s] / rating[s]), len(served(feeders, s)) + links_below(s) + 1)
+        "substations it feeds?", exact_number(carried[s] / rating[s]), len(served(feeders, s)) + links_below(s) + 1)
 
     # extremes: the largest value's entity, the largest total of a group, the lowest over a transitive set
     s = "Kingsbridge Grid Supply Point"

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -155,6 +156,28 @@ def generate_missing(generator: Path, needed: list[Path], *args: Any) -> bool:
     spec.loader.exec_module(module)
     module.write(*args)
     return True
+
+
+def exact_number(x: Fraction | float | int) -> float | int:
+    """A gold number of a generated question set: an int for counts, else the float of an exact quotient, which must
+    be a terminating decimal (so that the float is exactly the quotient exact match compares with)."""
+    if isinstance(x, int):
+        return x
+    x = Fraction(x)
+    d = x.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    assert d == 1, f"{x} is not a terminating decimal"
+    return float(x)
+
+
+def check_names(names: list[str]) -> None:
+    """Every entity name of a generated catalog's data distinct, and none inside another (entities are found in a
+    question as whole names: "Hartside" inside "Hartside Substation" would be found twice)."""
+    assert len(set(names)) == len(names), "a name is used twice"
+    assert not any(x != y and x.casefold() in y.casefold() for x in names for y in names), "a name inside another"
 
 
 def write_tables(folder: Path, tables: dict[str, list[list]], headers: dict[str, list[str]],
