@@ -545,3 +545,61 @@ def test_an_abandoned_http_session_expires_after_the_idle_timeout_and_sessions_o
     assert over.status_code == 503
     assert expired
     assert not again.isError
+
+
+def raw_session(http: httpx.Client, url: str) -> dict[str, str]:
+    """Open an MCP session with raw JSON-RPC posts; the headers that later posts of the session carry."""
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
+                       "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
+    opened = http.post(url, json=init, headers=headers)
+    assert opened.status_code == 200, opened.text
+    headers.update({"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": LATEST_PROTOCOL_VERSION})
+    http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    return headers
+
+
+def raw_call(http: httpx.Client, url: str, headers: dict[str, str], number: int, tool: str, args: dict) -> dict:
+    """One tools/call over raw JSON-RPC; its result (read from the SSE stream or the JSON body)."""
+    response = http.post(url, headers=headers, json={"jsonrpc": "2.0", "id": number, "method": "tools/call",
+                                                     "params": {"name": tool, "arguments": args}})
+    for line in response.text.splitlines():
+        if line.startswith("data:") and line[5:].strip():
+            message = json.loads(line[5:])
+            if message.get("id") == number:
+                return message["result"]
+    raise AssertionError(f"no answer to request {number}: {response.text[:300]}")
+
+
+# Ends only at its time limit: a count (no memory to run out of) over 10^12 combinations.
+LONG = " ".join(f"c({i})." for i in range(100)) + " n(N) :- c(A), c(B), c(C), c(D), c(E), c(F), N = count(A)."
+
+
+def test_a_call_whose_client_drops_the_connection_is_cancelled_at_once_and_commits_nothing(tmp_path):
+    # One program at a time and 60 s per call: while the dropped call still ran, every other program would be "busy".
+    proc, base = start_http_server(tmp_path, ["--time-limit", "60", "--max-programs", "1"], server_env())
+    url = f"{base}/mcp"
+    try:
+        with httpx.Client(trust_env=False, timeout=DEADLINE) as http:
+            headers = raw_session(http, url)
+            call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                    "params": {"name": "run_program", "arguments": {"program": LONG}}}
+            with httpx.Client(trust_env=False, timeout=DEADLINE) as doomed:  # its own connection, closed below
+                with doomed.stream("POST", url, json=call, headers=headers) as response:
+                    assert response.status_code == 200
+                    time.sleep(1.0)  # the query is running
+            dropped = time.monotonic()
+            while True:  # the program slot frees as soon as the dropped call has rolled back
+                result = raw_call(http, url, headers, 8, "run_program", {"program": "q(X) :- X = 1."})
+                if not result["isError"] or time.monotonic() - dropped > DEADLINE:
+                    break
+                assert "server busy" in result["content"][0]["text"], result
+                time.sleep(0.2)
+            freed = time.monotonic() - dropped
+            described = raw_call(http, url, headers, 9, "describe_predicate", {"predicate": "n"})
+    finally:
+        stop(proc)
+    assert not result["isError"], result
+    assert freed < DEADLINE < 60, f"{freed:.1f} s"  # not the 60 s time limit
+    assert described["isError"] and "'n'" in described["content"][0]["text"], described

@@ -382,7 +382,7 @@ class ReasoningServer:
         health check needs ``Authorization: Bearer <token>``."""
         from starlette.responses import JSONResponse
 
-        from vadaorchestra.mcp_server.disconnects import quiet_disconnects
+        from vadaorchestra.mcp_server.disconnects import CancelOnDisconnect, quiet_disconnects
 
         quiet_disconnects()
 
@@ -394,7 +394,7 @@ class ReasoningServer:
                 body.update(calls_in_flight=self.sessions.in_flight(), calls_stuck=stuck)
             return JSONResponse(body, status_code=503 if stuck else 200)
 
-        app = self.mcp.streamable_http_app()
+        app = CancelOnDisconnect(self.mcp.streamable_http_app(), self.mcp.settings.streamable_http_path)
         return BearerToken(app, token) if token else app
 
     def __enter__(self) -> ReasoningServer:
