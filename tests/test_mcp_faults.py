@@ -16,6 +16,7 @@ from mcp.shared.exceptions import McpError
 from mcp_helpers import client, err, ok
 
 from vadaorchestra.datalog.api import bind_params
+from vadaorchestra.datalog.engines import souffle_available
 from vadaorchestra.datalog.limits import Budget
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.errors import Cancelled, DatalogSyntaxError, LimitExceeded, VadaError
@@ -330,6 +331,52 @@ def test_the_souffle_engine_honours_the_budget_and_its_timeout_killing_the_binar
                          .evaluate(analysis, collect=["p"]))
     assert isinstance(result, LimitExceeded) and result.limit == "time", result
     assert took < 5
+
+
+def souffle_processes() -> list[int]:
+    """This process's child processes running the Soufflé binary (each run is its own process group)."""
+    import os
+    from pathlib import Path
+
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(os.getpid()) and fields.get("Name", "").strip() == "souffle":
+            found.append(int(status.parent.name))
+    return found
+
+
+# A count (no memory to run out of) over 10^12 combinations, which the Soufflé binary evaluates in one program.
+SOUFFLE_RUNAWAY = FACTS + " n(N) :- c(A), c(B), c(C), c(D), c(E), c(F), N = count(A)."
+
+
+@pytest.mark.skipif(not souffle_available(), reason="the 'souffle' binary is not on PATH")
+def test_the_real_souffle_binary_is_killed_when_its_call_is_cancelled_or_out_of_time_and_nothing_is_kept(catalog):
+    with Workspace(catalog, engine="souffle", time_limit=60) as ws:
+        budget = Budget(60)
+        threading.Timer(1.0, budget.cancel).start()
+
+        def call():
+            with ws.bounded(budget):
+                return ws.run_program(SOUFFLE_RUNAWAY)
+
+        running = []
+        threading.Timer(0.8, lambda: running.extend(souffle_processes())).start()
+        cancelled, took = timed(call)
+        assert running, "the Soufflé binary was not running the program"
+        assert isinstance(cancelled, Cancelled), cancelled
+        assert took < 10
+        assert souffle_processes() == []
+        assert ws.predicates() == {}
+    with Workspace(catalog, engine="souffle", time_limit=1.0) as ws:
+        limited, took = timed(lambda: ws.run_program(SOUFFLE_RUNAWAY))
+        assert isinstance(limited, LimitExceeded) and limited.limit == "time", limited
+        assert took < 10
+        assert souffle_processes() == []
+        assert ws.predicates() == {}
 
 
 def test_explain_runs_under_the_calls_budget_too(catalog):

@@ -603,3 +603,63 @@ def test_a_call_whose_client_drops_the_connection_is_cancelled_at_once_and_commi
     assert not result["isError"], result
     assert freed < DEADLINE < 60, f"{freed:.1f} s"  # not the 60 s time limit
     assert described["isError"] and "'n'" in described["content"][0]["text"], described
+
+
+def test_http_cancellations_stop_the_call_even_when_sent_before_it_and_the_session_survives(tmp_path):
+    proc, base = start_http_server(tmp_path, ["--time-limit", "60"], server_env())
+    url = f"{base}/mcp"
+
+    def cancel(http: httpx.Client, headers: dict[str, str], number: int) -> int:
+        note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": number, "reason": "t"}}
+        return http.post(url, json=note, headers=headers).status_code
+
+    try:
+        with httpx.Client(trust_env=False, timeout=DEADLINE) as http:
+            headers = raw_session(http, url)
+            # A cancellation that overtakes its request (the SDK drops it: no handler has started yet).
+            assert cancel(http, headers, 21) == 202
+            early = raw_call(http, url, headers, 21, "run_program", {"program": "q(X) :- X = 1."})
+            # A cancellation of a running call: its query stops, and the session answers the next call.
+            answers: dict[str, Any] = {}
+
+            def long_call():
+                with httpx.Client(trust_env=False, timeout=DEADLINE) as own:
+                    answers["long"] = raw_call(own, url, headers, 22, "run_program", {"program": LONG})
+
+            start = time.monotonic()
+            caller = threading.Thread(target=long_call, daemon=True)
+            caller.start()
+            time.sleep(1.0)
+            assert cancel(http, headers, 22) == 202
+            caller.join(DEADLINE)
+            took = time.monotonic() - start
+            after = raw_call(http, url, headers, 23, "get_cardinality", {"predicate": "n"})
+            loans = raw_call(http, url, headers, 24, "get_loans", GAMMA)
+    finally:
+        stop(proc)
+    assert early["isError"] and "cancel" in early["content"][0]["text"].lower(), early
+    assert "long" in answers and answers["long"]["isError"], answers
+    assert "cancel" in answers["long"]["content"][0]["text"].lower(), answers
+    assert took < DEADLINE < 60
+    assert after["isError"] and "'n'" in after["content"][0]["text"], after  # nothing of the cancelled call is kept
+    assert not loans["isError"], loans
+
+
+def test_stdio_cancellations_stop_the_call_even_when_sent_before_it_and_the_session_survives(tmp_path):
+    client = RawStdio(["--time-limit", "60"], server_env(), tmp_path / "stdio.log")
+    try:
+        client.initialize()
+        client.send({"method": "notifications/cancelled", "params": {"requestId": client.next_id + 1}})
+        early = client.request("tools/call", {"name": "run_program", "arguments": {"program": "q(X) :- X = 1."}})
+        threading.Timer(1.0, lambda: client.send({"method": "notifications/cancelled",
+                                                  "params": {"requestId": client.next_id}})).start()
+        start = time.monotonic()
+        long = client.request("tools/call", {"name": "run_program", "arguments": {"program": LONG}})
+        took = time.monotonic() - start
+        after = client.request("tools/call", {"name": "describe_predicate", "arguments": {"predicate": "q"}})
+    finally:
+        client.kill()
+    assert early["result"]["isError"] and "cancel" in early["result"]["content"][0]["text"].lower(), early
+    assert long["result"]["isError"] and "cancel" in long["result"]["content"][0]["text"].lower(), long
+    assert took < DEADLINE < 60
+    assert after["result"]["isError"] and "'q'" in after["result"]["content"][0]["text"], after

@@ -353,7 +353,7 @@ def serve(
         signal.signal(signal.SIGINT, stop)
     try:
         if transport == "stdio":
-            server.mcp.run("stdio")
+            server.run_stdio()
         else:
             import uvicorn
 

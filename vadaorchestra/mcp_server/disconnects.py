@@ -5,15 +5,17 @@ A client that drops its connection is normal, and two things follow from it here
 * the MCP SDK's streamable-HTTP transport logs it as an error with a traceback (``ClosedResourceError`` in its SSE
   writer): :func:`quiet_disconnects` turns those records into one DEBUG line;
 * the SDK keeps serving the requests whose response stream was dropped (a client could resume them from an event
-  store; this server keeps none, so nobody ever reads their answers): :class:`CancelOnDisconnect` cancels them as
-  the client's own ``notifications/cancelled`` would, so their queries are interrupted and roll back at once instead
-  of running to their time limit and committing what they computed.
+  store; this server keeps none, so nobody ever reads their answers): :class:`CancelOnDisconnect` cancels them, so
+  their queries are interrupted and roll back at once instead of running to their time limit and committing what
+  they computed. It also passes on the cancellations clients send, which the SDK drops for a request whose handler
+  has not started yet.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -21,7 +23,6 @@ import anyio
 SDK_LOGGERS = ("mcp.server.streamable_http", "mcp.server.streamable_http_manager")
 DISCONNECTS = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
 MAX_WATCHED_BODY = 4 << 20  # a POST body larger than this is not read for request ids (its calls run to their limit)
-CANCEL_WAIT = 10.0  # seconds the cancellation of a dropped request may take before it is given up
 
 log = logging.getLogger(__name__)
 
@@ -52,38 +53,92 @@ def quiet_disconnects() -> None:
             logger.addFilter(_FILTER)
 
 
-def request_ids(body: bytes) -> list[Any]:
-    """The ids of the JSON-RPC requests in a POST body (one message or a batch); none when it is not JSON-RPC."""
+def messages(body: bytes) -> list[dict[str, Any]]:
+    """The JSON-RPC messages of a POST body (one message or a batch); none when it is not JSON-RPC."""
     try:
         message = json.loads(body)
     except ValueError:
         return []
-    messages = message if isinstance(message, list) else [message]
-    return [m["id"] for m in messages
-            if isinstance(m, dict) and "method" in m and isinstance(m.get("id"), str | int)]
+    return [m for m in (message if isinstance(message, list) else [message]) if isinstance(m, dict)]
+
+
+def request_ids(body: bytes) -> list[str]:
+    """The ids of the requests in a POST body."""
+    return [str(m["id"]) for m in messages(body) if "method" in m and isinstance(m.get("id"), str | int)]
+
+
+def cancelled_ids(body: bytes) -> list[str] | None:
+    """The request ids named by a POST body made only of ``notifications/cancelled`` messages; None for any other."""
+    found = messages(body)
+    ids = [str(m["params"]["requestId"]) for m in found
+           if m.get("method") == "notifications/cancelled" and isinstance(m.get("params"), dict)
+           and isinstance(m["params"].get("requestId"), str | int)]
+    return ids if found and len(ids) == len(found) else None
+
+
+def cancelled_in(message: Any) -> list[str] | None:
+    """The request id a ``notifications/cancelled`` read from a stream (a SessionMessage) names; None for another."""
+    root = getattr(getattr(message, "message", None), "root", None)
+    params = getattr(root, "params", None)
+    if getattr(root, "method", None) != "notifications/cancelled" or not isinstance(params, dict):
+        return None
+    request_id = params.get("requestId")
+    return [str(request_id)] if isinstance(request_id, str | int) else None
+
+
+async def relay_cancellations(read, relay, session: str, cancel: Callable[[str, str], Any]) -> None:
+    """Copy the messages of ``read`` to ``relay`` (closing it at the end), but for the cancellations, which go to
+    ``cancel(session, request id)``: the stdio transport's counterpart of :class:`CancelOnDisconnect`."""
+    async with relay:
+        async for message in read:
+            ids = cancelled_in(message)
+            if ids is None:
+                await relay.send(message)
+            for request_id in ids or ():
+                cancel(session, request_id)
 
 
 class CancelOnDisconnect:
-    """ASGI middleware around the streamable-HTTP app: when a client disconnects before the response to its POST
-    was sent in full, every request of that POST is cancelled in its session, by a ``notifications/cancelled``
-    posted to the app on the session's behalf (the same message a client sends to cancel)."""
+    """ASGI middleware around the streamable-HTTP app: a session's calls are cancelled through ``cancel(session id,
+    request id)`` when its client disconnects before the response to the POST carrying them was sent in full, and
+    when its client cancels them.
 
-    def __init__(self, app, path: str):
+    A client's ``notifications/cancelled`` is answered here (202, after the transport's own Host/Origin checks) and
+    not passed to the SDK, whose cancellation of a request races with its answer: a cancellation arriving as the
+    handler returns ends the whole session (``AssertionError: Request already responded to``, python-sdk issue
+    2416, seen in the soak), and one arriving before the handler started is dropped. Cancelled here, the call's
+    queries stop, it answers with an error, and the SDK sends that one answer."""
+
+    def __init__(self, app, path: str, cancel: Callable[[str, str], Any], security: Any = None):
         self.app = app
         self.path = path
+        self.cancel = cancel
+        self.security = security  # the SDK's TransportSecurityMiddleware, for the requests answered here
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != self.path:
             await self.app(scope, receive, send)
             return
+        session = dict(scope["headers"]).get(b"mcp-session-id", b"").decode("latin-1")
         body = bytearray()
+        read: list[dict[str, Any]] = []  # the body's messages, read here first and replayed to the app
+        while len(body) <= MAX_WATCHED_BODY:
+            message = await receive()
+            read.append(message)
+            if message["type"] != "http.request":
+                break
+            body.extend(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        complete = bool(read) and read[-1]["type"] == "http.request" and not read[-1].get("more_body", False)
+        if session and complete and (ids := cancelled_ids(bytes(body))) is not None:
+            await self._cancelled(scope, receive, send, session, ids)
+            return
         state = {"answered": False, "dropped": False}
 
-        async def watched_receive() -> dict[str, Any]:
-            message = await receive()
-            if message["type"] == "http.request" and len(body) <= MAX_WATCHED_BODY:
-                body.extend(message.get("body", b""))
-            elif message["type"] == "http.disconnect" and not state["answered"]:
+        async def replay() -> dict[str, Any]:
+            message = read.pop(0) if read else await receive()
+            if message["type"] == "http.disconnect" and not state["answered"]:
                 state["dropped"] = True
             return message
 
@@ -93,37 +148,22 @@ class CancelOnDisconnect:
             await send(message)
 
         try:
-            await self.app(scope, watched_receive, watched_send)
+            await self.app(scope, replay, watched_send)
         finally:
-            if state["dropped"] and not state["answered"] and len(body) <= MAX_WATCHED_BODY:
-                with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_WAIT):
-                    for request_id in request_ids(bytes(body)):
-                        await self._cancel(scope, request_id)
+            if session and complete and state["dropped"] and not state["answered"]:
+                for request_id in request_ids(bytes(body)):
+                    if self.cancel(session, request_id):
+                        log.debug("cancelled request %s of session %s: its client disconnected", request_id, session)
 
-    async def _cancel(self, scope, request_id: Any) -> None:
-        headers = dict(scope["headers"])
-        if b"mcp-session-id" not in headers:
-            return  # an initialize request: the session it would open was never told to the client
-        note = json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                           "params": {"requestId": request_id, "reason": "the client disconnected"}}).encode()
-        headers.update({b"content-type": b"application/json", b"content-length": str(len(note)).encode(),
-                        b"accept": b"application/json, text/event-stream"})
-        sent = False
+    async def _cancelled(self, scope, receive, send, session: str, ids: list[str]) -> None:
+        from starlette.requests import Request
+        from starlette.responses import Response
 
-        async def receive() -> dict[str, Any]:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": note, "more_body": False}
-            await anyio.sleep_forever()
-            raise AssertionError  # pragma: no cover - sleep_forever never returns
-
-        async def discard(_message: dict[str, Any]) -> None:
-            pass
-
-        try:
-            await self.app({**scope, "headers": list(headers.items())}, receive, discard)
-        except Exception:  # noqa: BLE001 - the session may be gone already: nothing is left to cancel
-            log.debug("cancelling request %r of a dropped connection failed", request_id, exc_info=True)
-        else:
-            log.debug("cancelled request %r: its client disconnected", request_id)
+        if self.security is not None:
+            refused = await self.security.validate_request(Request(scope, receive), is_post=True)
+            if refused is not None:
+                await refused(scope, receive, send)
+                return
+        for request_id in ids:
+            self.cancel(session, request_id)
+        await Response(status_code=202)(scope, receive, send)

@@ -24,7 +24,8 @@ from typing import Annotated, Any
 import anyio
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
@@ -58,6 +59,8 @@ TIME_LIMIT = 60.0
 MAX_ROWS = 10_000_000
 MAX_CALLS = 16
 MAX_SESSIONS = 64
+CANCEL_MEMORY = 60.0  # seconds a cancellation waits for its call to be admitted
+MAX_PENDING_CANCELS = 10_000
 STUCK_GRACE = 10.0  # seconds past its time limit after which a running call counts as stuck (GET /health: 503)
 
 
@@ -100,10 +103,14 @@ class Sessions:
         self._by_scope: dict[int, Workspace] = {}
         self._lock = threading.Lock()
         self._running: dict[Budget, float] = {}  # the calls in flight and when each started
+        self._by_request: dict[Budget, tuple[str, str]] = {}  # an HTTP call's (session id, request id)
+        self._cancelled: dict[tuple[str, str], float] = {}  # cancellations that arrived before their call, and when
+        self.local_session: str | None = None  # the key of the one session over stdio (its calls carry no HTTP id)
 
-    def admit(self, program: bool = False) -> Budget:
+    def admit(self, program: bool = False, request: tuple[str, str] | None = None) -> Budget:
         """A budget for one more call, or a quick "server busy" error when ``max_calls`` calls are running (or, for
-        a call running rules a client wrote, ``max_programs`` of those: they may burn all their time on the CPU)."""
+        a call running rules a client wrote, ``max_programs`` of those: they may burn all their time on the CPU).
+        ``request``: the HTTP call's (session id, request id), by which :meth:`cancel_request` finds it."""
         with self._lock:
             if len(self._running) >= self.max_calls:
                 raise WorkspaceError(f"server busy: {len(self._running)} calls are running, the most it runs at once; "
@@ -115,12 +122,36 @@ class Sessions:
             self._running[budget] = time.monotonic()
             if program:
                 self._programs.add(budget)
+            if request is not None:
+                self._by_request[budget] = request
+                if self._cancelled.pop(request, None) is not None:
+                    budget.cancel()  # its cancellation overtook it
             return budget
 
     def leave(self, budget: Budget) -> None:
         with self._lock:
             self._running.pop(budget, None)
             self._programs.discard(budget)
+            self._by_request.pop(budget, None)
+
+    def cancel_request(self, session_id: str, request_id: str) -> bool:
+        """Cancel the HTTP call ``request_id`` of session ``session_id`` (its client cancelled it or dropped its
+        connection); one not admitted yet is cancelled on admission, if it comes within a minute. Whether it ran.
+
+        The SDK cancels a request itself only once its handler has started, and drops the cancellation of one
+        still queued (under load, a cancelled runaway program then ran to its time limit): this does not."""
+        key = (session_id, str(request_id))
+        with self._lock:
+            budget = next((b for b, k in self._by_request.items() if k == key), None)
+            if budget is None:
+                now = time.monotonic()
+                for stale in [k for k, at in self._cancelled.items() if now - at > CANCEL_MEMORY]:
+                    del self._cancelled[stale]
+                if len(self._cancelled) < MAX_PENDING_CANCELS:
+                    self._cancelled[key] = now
+        if budget is not None:
+            budget.cancel()
+        return budget is not None
 
     def stuck(self, grace: float = STUCK_GRACE) -> int:
         """How many calls have run longer than their time limit plus ``grace`` seconds (they should have ended)."""
@@ -273,8 +304,11 @@ async def _call(sessions: Sessions, ctx: Context, method: Callable[..., Any], *a
     cancellation completes once it has (at most a few seconds), so that nothing the call computed is committed and
     the session's workspace is not removed under a running query."""
     scope = ctx.request_context.lifespan_context
+    http = ctx.request_context.request  # the HTTP request carrying the call (None over stdio)
+    session_id = http.headers.get(MCP_SESSION_ID_HEADER) if http is not None else sessions.local_session
     try:
-        budget = sessions.admit(program=method in PROGRAMS)
+        budget = sessions.admit(program=method in PROGRAMS,
+                                request=(session_id, str(ctx.request_id)) if session_id else None)
     except VadaError as exc:
         raise ToolError(exc.render()) from None
     started = threading.Event()
@@ -377,6 +411,24 @@ class ReasoningServer:
     def close(self) -> None:
         self.sessions.close()
 
+    def run_stdio(self) -> None:
+        """Serve one client over stdin and stdout. Its cancellations go to the call's budget, not to the SDK (see
+        :class:`~vadaorchestra.mcp_server.disconnects.CancelOnDisconnect` for why)."""
+        anyio.run(self._run_stdio)
+
+    async def _run_stdio(self) -> None:
+        from mcp.server.stdio import stdio_server
+
+        from vadaorchestra.mcp_server.disconnects import relay_cancellations
+
+        self.sessions.local_session = "stdio"
+        lowlevel = self.mcp._mcp_server  # what FastMCP.run("stdio") runs, with the relay in between
+        async with stdio_server() as (read, write), anyio.create_task_group() as tg:
+            relay, relayed = anyio.create_memory_object_stream(0)
+            tg.start_soon(relay_cancellations, read, relay, "stdio", self.sessions.cancel_request)
+            await lowlevel.run(relayed, write, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
+
     def http_app(self, token: str | None = None):
         """The streamable-HTTP ASGI app (MCP at ``/mcp``, ``GET /health``); with ``token``, every request but the
         health check needs ``Authorization: Bearer <token>``."""
@@ -394,7 +446,9 @@ class ReasoningServer:
                 body.update(calls_in_flight=self.sessions.in_flight(), calls_stuck=stuck)
             return JSONResponse(body, status_code=503 if stuck else 200)
 
-        app = CancelOnDisconnect(self.mcp.streamable_http_app(), self.mcp.settings.streamable_http_path)
+        app = CancelOnDisconnect(self.mcp.streamable_http_app(), self.mcp.settings.streamable_http_path,
+                                 self.sessions.cancel_request,
+                                 TransportSecurityMiddleware(self.mcp.settings.transport_security))
         return BearerToken(app, token) if token else app
 
     def __enter__(self) -> ReasoningServer:
