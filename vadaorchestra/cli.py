@@ -342,6 +342,10 @@ def serve(
         _fail(exc)
     import signal
 
+    from vadaorchestra.mcp_server.server import mmap_large_blocks
+
+    mmap_large_blocks()
+
     def stop(signum, _frame):  # end through the finally below (uvicorn re-raises SIGTERM after its own shutdown)
         if transport == "stdio":  # asyncio would wait for the thread blocked reading stdin: clean up and go now
             server.close()

@@ -8,6 +8,7 @@ session ends unless the server keeps workspaces.
 
 from __future__ import annotations
 
+import ctypes
 import hmac
 import inspect
 import os
@@ -62,6 +63,27 @@ MAX_SESSIONS = 64
 CANCEL_MEMORY = 60.0  # seconds a cancellation waits for its call to be admitted
 MAX_PENDING_CANCELS = 10_000
 STUCK_GRACE = 10.0  # seconds past its time limit after which a running call counts as stuck (GET /health: 503)
+
+
+def give_back_memory() -> None:
+    """Return the heap memory freed by a closed session to the system. glibc's allocator keeps freed memory in its
+    per-thread arenas, and a server whose worker threads each touched a session's database otherwise stays at its
+    peak; elsewhere (musl, macOS) this does nothing."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def mmap_large_blocks(threshold: int = 128 << 10) -> None:
+    """Serve allocations of ``threshold`` bytes and more (DuckDB's 256 KiB buffer blocks) with their own memory
+    maps, returned to the system when freed. glibc otherwise raises that threshold as large blocks are freed and
+    then keeps such blocks in its arenas, fragmented: a server that ran 32 sessions stayed 60-70 % above its
+    resident size before them. For a process that is a server (``serve``), not for a library's host process."""
+    try:
+        ctypes.CDLL(None).mallopt(-3, threshold)  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):
+        pass
 
 
 def default_memory_limit(max_calls: int = MAX_CALLS) -> int:
@@ -200,6 +222,7 @@ class Sessions:
             ws = self._by_scope.pop(id(scope), None)
         if ws is not None:
             ws.close() if self.keep else ws.remove()
+            give_back_memory()
 
     def close(self) -> None:
         """Close every workspace; remove them (and the folder, when this object made it) unless keeping them."""
