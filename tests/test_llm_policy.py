@@ -477,6 +477,27 @@ async def test_the_ledger_counts_tokens_sent_and_received_per_step_and_agent(too
     assert report["totals"] == totals and len(report["entries"]) == 6
 
 
+class CachingReplay(ReplayChatCompletionClient):
+    """A replay client that says, as the local client does, how much of each prompt its cache held (half here)."""
+
+    async def create(self, messages, **kwargs):
+        result = (await super().create(messages, **kwargs)).model_copy(update={"cached": False})
+        self.last_call = {"evaluated_tokens": result.usage.prompt_tokens // 2}
+        return result
+
+
+@pytest.mark.anyio
+async def test_the_ledger_keeps_the_tokens_a_caching_client_evaluated_beside_those_sent(tools):
+    plain, caching = TokenLedger(), TokenLedger()
+    await _all_steps(LLMPolicy(ReplayChatCompletionClient(_script()), plain), exposure_context(tools, 1000))
+    await _all_steps(LLMPolicy(CachingReplay(_script()), caching), exposure_context(tools, 1000))
+    assert "evaluated" not in plain.totals() and all(e.evaluated is None for e in plain.entries)
+    assert all(e.evaluated == e.sent // 2 for e in caching.entries), caching.entries
+    assert caching.totals()["evaluated"] == sum(e.sent // 2 for e in caching.entries)
+    assert all(s["evaluated"] == sum(e.evaluated for e in caching.entries if e.step == step)
+               for step, s in caching.by_step().items())
+
+
 @pytest.mark.anyio
 async def test_tokens_sent_do_not_grow_with_the_data_size(tools):
     sent = {}

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from autogen_core.models import ChatCompletionClient, UserMessage
+from autogen_core.models import ChatCompletionClient, SystemMessage, UserMessage
 from autogen_ext.models.replay import ReplayChatCompletionClient
 from pydantic import BaseModel
 from typer.testing import CliRunner
@@ -209,6 +209,32 @@ def test_one_real_call_to_the_local_model_gives_a_reply_in_the_schema():
     res = anyio.run(go)
     pick = Pick.model_validate_json(res.content)
     assert isinstance(pick.count, int) and res.usage.prompt_tokens > 0
+
+
+@pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")
+def test_the_local_client_reports_the_prompt_prefix_llama_cpp_reused_from_its_last_call():
+    import anyio
+
+    from vadaorchestra.agents.models import LocalLlamaClient
+
+    system = SystemMessage(content="You answer with JSON objects of a colour and a count. " * 8)
+
+    async def go():
+        client = build_client("local", n_ctx=2048, max_tokens=20)
+        assert isinstance(client, LocalLlamaClient)
+        try:
+            first = await client.create([system, UserMessage(content="Red, 3.", source="user")], json_output=Pick)
+            once = dict(client.last_call)
+            await client.create([system, UserMessage(content="Blue, 4.", source="user")], json_output=Pick)
+            return first, once, dict(client.last_call)
+        finally:
+            await client.close()
+
+    first, once, twice = anyio.run(go)
+    assert once["cached_tokens"] == 0 and once["evaluated_tokens"] == first.usage.prompt_tokens, once
+    # the shared system message (and chat template) is reused; the differing user turn is evaluated
+    assert 80 < twice["cached_tokens"] < twice["prompt_tokens"], twice
+    assert twice["evaluated_tokens"] == twice["prompt_tokens"] - twice["cached_tokens"]
 
 
 @pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")

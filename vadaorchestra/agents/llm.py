@@ -256,12 +256,14 @@ class LLMPolicy:
             note = "; ".join(filter(None, [note, f"reported by the client (tiktoken: {sent} sent, {received} "
                                                  f"received)"]))
             sent, received = usage.prompt_tokens, usage.completion_tokens
+        last = getattr(self.client, "last_call", None)  # a client reporting its cache reuse (LocalLlamaClient)
+        evaluated = last.get("evaluated_tokens") if isinstance(last, dict) and not result.cached else None
         self.ledger.record(step, prompts.agent_of(step), sent, received, note, seconds=seconds,
-                           retry=note.startswith("retry"), reply=reply)
+                           retry=note.startswith("retry"), reply=reply, evaluated=evaluated)
         if log := os.environ.get("VADA_MODEL_LOG"):  # every call as it happens, for watching a slow model
             with open(log, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps({"step": step, "seconds": round(seconds, 2), "sent": sent, "received": received,
-                                     "note": note, "reply": reply, "prompt": messages[-1].content[-3000:]
+                                     "evaluated": evaluated, "note": note, "reply": reply, "prompt": messages[-1].content[-3000:]
                                      if isinstance(messages[-1].content, str) else ""}, ensure_ascii=False) + "\n")
 
     async def ask(self, step: str, output: type[M], messages: list[LLMMessage],

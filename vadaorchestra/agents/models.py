@@ -267,6 +267,8 @@ class LocalLlamaClient(ChatCompletionClient):
         self._grammars: dict[str, Any] = {}
         self._usage = {"prompt_tokens": 0, "completion_tokens": 0}
         self.calls = 0
+        # the last call's prompt tokens, how many of them llama.cpp reused from its context (cached) and evaluated
+        self.last_call: dict[str, Any] = {}
 
     # --- what AutoGen asks of a client -----------------------------------------------------------------------------
     @property
@@ -297,6 +299,11 @@ class LocalLlamaClient(ChatCompletionClient):
         yield await self.create(messages, **kwargs)
 
     # --- one completion ---------------------------------------------------------------------------------------------
+    def _context(self) -> list[int] | None:
+        """The tokens in llama.cpp's context now (the last prompt and reply), or None if this build hides them."""
+        ids = getattr(self.llm, "_input_ids", None)
+        return None if ids is None else [int(t) for t in ids]
+
     def _grammar(self, schema: dict[str, Any]) -> Any:
         from llama_cpp import LlamaGrammar
 
@@ -346,17 +353,24 @@ class LocalLlamaClient(ChatCompletionClient):
             args["tools"] = [_tool_spec(t) for t in tools]
         converted = self._messages(messages)
 
-        def call() -> dict[str, Any]:
+        def call() -> tuple[dict[str, Any], int | None]:
             with self._lock:
-                return self.llm.create_chat_completion(messages=converted, stream=False, **args)
+                before = self._context()
+                response = self.llm.create_chat_completion(messages=converted, stream=False, **args)
+                prompt = (self._context() or [])[:(response.get("usage") or {}).get("prompt_tokens", 0)]
+                # what llama.cpp reused of its last context: the common prefix with all but the prompt's last token
+                return response, None if before is None or not prompt else _common_prefix(before, prompt[:-1])
 
         future = asyncio.get_running_loop().run_in_executor(None, call)
         if cancellation_token is not None:
             cancellation_token.link_future(future)
-        response = await future
+        response, cached = await future
         self.calls += 1
         usage = response.get("usage") or {}
         prompt_tokens, completion_tokens = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+        self.last_call = {"call": self.calls, "prompt_tokens": prompt_tokens, "cached_tokens": cached,
+                          "evaluated_tokens": None if cached is None else prompt_tokens - cached,
+                          "completion_tokens": completion_tokens}
         self._usage["prompt_tokens"] += prompt_tokens
         self._usage["completion_tokens"] += completion_tokens
         choice = (response.get("choices") or [{}])[0]
@@ -371,6 +385,15 @@ class LocalLlamaClient(ChatCompletionClient):
             (reason if reason in ("stop", "length", "content_filter") else "unknown")
         return CreateResult(content=content, thought=thought, finish_reason=finish, cached=False,
                             usage=RequestUsage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _tool_spec(tool: Tool | ToolSchema) -> dict[str, Any]:

@@ -119,6 +119,8 @@ class TokenEntry:
     seconds: float = 0.0  # wall time of the model call
     retry: bool = False  # asked again after an unusable reply
     reply: str = ""  # what the model answered (cut at REPLY_KEPT characters): the run report shows it
+    # of the tokens sent, those the model evaluated: not the prefix it reused from its cache (None: not reported)
+    evaluated: int | None = None
 
 
 @dataclass
@@ -128,16 +130,19 @@ class TokenLedger:
     entries: list[TokenEntry] = field(default_factory=list)
 
     def record(self, step: str, agent: str, sent: int, received: int, note: str = "", *, seconds: float = 0.0,
-               retry: bool = False, reply: str = "") -> TokenEntry:
+               retry: bool = False, reply: str = "", evaluated: int | None = None) -> TokenEntry:
         entry = TokenEntry(step, agent, int(sent), int(received), note, round(float(seconds), 3), retry,
-                           reply[:REPLY_KEPT])
+                           reply[:REPLY_KEPT], None if evaluated is None else int(evaluated))
         self.entries.append(entry)
         return entry
 
     def totals(self) -> dict[str, Any]:
-        return {"sent": sum(e.sent for e in self.entries), "received": sum(e.received for e in self.entries),
-                "calls": len(self.entries), "retries": sum(1 for e in self.entries if e.retry),
-                "seconds": round(sum(e.seconds for e in self.entries), 3)}
+        out = {"sent": sum(e.sent for e in self.entries), "received": sum(e.received for e in self.entries),
+               "calls": len(self.entries), "retries": sum(1 for e in self.entries if e.retry),
+               "seconds": round(sum(e.seconds for e in self.entries), 3)}
+        if any(e.evaluated is not None for e in self.entries):  # a client that reports its prefix reuse
+            out["evaluated"] = sum(e.evaluated if e.evaluated is not None else e.sent for e in self.entries)
+        return out
 
     def by_step(self) -> dict[str, dict[str, int]]:
         """Per step: calls, tokens sent and received (in the order steps first occurred)."""
@@ -147,6 +152,8 @@ class TokenLedger:
             s["calls"] += 1
             s["sent"] += e.sent
             s["received"] += e.received
+            if e.evaluated is not None:
+                s["evaluated"] = s.get("evaluated", 0) + e.evaluated
         return out
 
     def to_json(self) -> dict[str, Any]:
