@@ -359,7 +359,8 @@ class LocalLlamaClient(ChatCompletionClient):
                 response = self.llm.create_chat_completion(messages=converted, stream=False, **args)
                 prompt = (self._context() or [])[:(response.get("usage") or {}).get("prompt_tokens", 0)]
                 # what llama.cpp reused of its last context: the common prefix with all but the prompt's last token
-                return response, None if before is None or not prompt else _common_prefix(before, prompt[:-1])
+                return response, (None if before is None or not prompt
+                                  else self.llm.longest_token_prefix(before, prompt[:-1]))
 
         future = asyncio.get_running_loop().run_in_executor(None, call)
         if cancellation_token is not None:
@@ -385,15 +386,6 @@ class LocalLlamaClient(ChatCompletionClient):
             (reason if reason in ("stop", "length", "content_filter") else "unknown")
         return CreateResult(content=content, thought=thought, finish_reason=finish, cached=False,
                             usage=RequestUsage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
-
-
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _tool_spec(tool: Tool | ToolSchema) -> dict[str, Any]:

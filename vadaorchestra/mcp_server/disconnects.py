@@ -67,23 +67,20 @@ def request_ids(body: bytes) -> list[str]:
     return [str(m["id"]) for m in messages(body) if "method" in m and isinstance(m.get("id"), str | int)]
 
 
+def cancelled_request(message: dict[str, Any]) -> str | None:
+    """The request id a ``notifications/cancelled`` message names; None for any other message."""
+    params = message.get("params")
+    if message.get("method") != "notifications/cancelled" or not isinstance(params, dict):
+        return None
+    request_id = params.get("requestId")
+    return str(request_id) if isinstance(request_id, str | int) else None
+
+
 def cancelled_ids(body: bytes) -> list[str] | None:
     """The request ids named by a POST body made only of ``notifications/cancelled`` messages; None for any other."""
     found = messages(body)
-    ids = [str(m["params"]["requestId"]) for m in found
-           if m.get("method") == "notifications/cancelled" and isinstance(m.get("params"), dict)
-           and isinstance(m["params"].get("requestId"), str | int)]
-    return ids if found and len(ids) == len(found) else None
-
-
-def cancelled_in(message: Any) -> list[str] | None:
-    """The request id a ``notifications/cancelled`` read from a stream (a SessionMessage) names; None for another."""
-    root = getattr(getattr(message, "message", None), "root", None)
-    params = getattr(root, "params", None)
-    if getattr(root, "method", None) != "notifications/cancelled" or not isinstance(params, dict):
-        return None
-    request_id = params.get("requestId")
-    return [str(request_id)] if isinstance(request_id, str | int) else None
+    ids = [cancelled_request(m) for m in found]
+    return [i for i in ids if i is not None] if found and None not in ids else None
 
 
 async def relay_cancellations(read, relay, session: str, cancel: Callable[[str, str], Any]) -> None:
@@ -91,10 +88,12 @@ async def relay_cancellations(read, relay, session: str, cancel: Callable[[str, 
     ``cancel(session, request id)``: the stdio transport's counterpart of :class:`CancelOnDisconnect`."""
     async with relay:
         async for message in read:
-            ids = cancelled_in(message)
-            if ids is None:
+            root = getattr(getattr(message, "message", None), "root", None)  # a SessionMessage's JSON-RPC message
+            request_id = cancelled_request({"method": getattr(root, "method", None),
+                                            "params": getattr(root, "params", None)})
+            if request_id is None:
                 await relay.send(message)
-            for request_id in ids or ():
+            else:
                 cancel(session, request_id)
 
 

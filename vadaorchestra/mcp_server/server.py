@@ -78,7 +78,7 @@ def give_back_memory() -> None:
 def mmap_large_blocks(threshold: int = 128 << 10) -> None:
     """Serve allocations of ``threshold`` bytes and more (DuckDB's 256 KiB buffer blocks) with their own memory
     maps, returned to the system when freed. glibc otherwise raises that threshold as large blocks are freed and
-    then keeps such blocks in its arenas, fragmented: a server that ran 32 sessions stayed 60-70 % above its
+    then keeps such blocks in its arenas, fragmented: a server that ran 32 sessions stayed 60-100 % above its
     resident size before them. For a process that is a server (``serve``), not for a library's host process."""
     try:
         ctypes.CDLL(None).mallopt(-3, threshold)  # M_MMAP_THRESHOLD
@@ -448,7 +448,7 @@ class ReasoningServer:
         lowlevel = self.mcp._mcp_server  # what FastMCP.run("stdio") runs, with the relay in between
         async with stdio_server() as (read, write), anyio.create_task_group() as tg:
             relay, relayed = anyio.create_memory_object_stream(0)
-            tg.start_soon(relay_cancellations, read, relay, "stdio", self.sessions.cancel_request)
+            tg.start_soon(relay_cancellations, read, relay, self.sessions.local_session, self.sessions.cancel_request)
             await lowlevel.run(relayed, write, lowlevel.create_initialization_options())
             tg.cancel_scope.cancel()
 
