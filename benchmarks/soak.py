@@ -16,9 +16,9 @@ and finally reads back every probe it defined. It checks:
   hung        calls that did not answer within the server's time limit plus ``GRACE`` seconds (must be 0)
   leaks       probes holding another session's number (must be 0)
   lost        probes that could not be read back (their session ended under them, or the read hung)
-  rss         the server's resident memory after all sessions closed, against its warm baseline (at most
-              ``RSS_BOUND`` above it): after a short
-              warm-up step of every kind of call at full concurrency (the one-session warm-up before it: "cold")
+  rss         the server's resident memory after all sessions closed, at most ``RSS_BOUND`` above its warm
+              baseline: after a short warm-up step of every kind of call at full concurrency (the one-session
+              warm-up before it: "cold")
   leftovers   files in the workspace folder after SIGTERM (must be none)
 
 and prints p50/p95 latency of the answered calls and calls/s. Exit status 1 when a check fails.

@@ -44,6 +44,11 @@ DEEPLOGIC_EXPOSURE = {"bank": "Bank Gamma", "borrower": "DeepLogic Ltd", "amount
 # a broken server may hang a test on a slow, loaded machine before it fails.
 DEADLINE = 30.0
 HTTP_TIMEOUT = httpx.Timeout(DEADLINE, read=300.0)  # the MCP SDK's default read timeout, for the long-lived GET stream
+# The opening request of an MCP session, and the headers of a raw JSON-RPC post, for the tests that speak it by hand
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
+                         "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 # --- helpers ------------------------------------------------------------------------------------------------------------
@@ -189,8 +194,7 @@ class RawStdio:
                 return message
 
     def initialize(self) -> None:
-        answer = self.request("initialize", {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
-                                             "clientInfo": {"name": "test_mcp_transports", "version": "0"}})
+        answer = self.request("initialize", INITIALIZE["params"])
         assert "result" in answer, answer
         self.send({"method": "notifications/initialized"})
 
@@ -260,16 +264,12 @@ def test_http_server_with_a_token_refuses_mcp_requests_without_it_but_not_the_he
         options, env = ["--token", "secret"], server_env()
     else:
         options, env = [], server_env(VADA_MCP_TOKEN="secret")
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
-                       "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
-    accept = {"Accept": "application/json, text/event-stream"}
     with http_server(tmp_path, *options, env=env) as base, httpx.Client(trust_env=False, timeout=5.0) as client:
         assert client.get(f"{base}/health").status_code == 200
-        refused = client.post(f"{base}/mcp", json=init, headers=accept)
+        refused = client.post(f"{base}/mcp", json=INITIALIZE, headers=ACCEPT)
         assert refused.status_code == 401
         assert refused.headers["www-authenticate"] == "Bearer"
-        wrong = client.post(f"{base}/mcp", json=init, headers={**accept, "Authorization": "Bearer wrong"})
+        wrong = client.post(f"{base}/mcp", json=INITIALIZE, headers={**ACCEPT, "Authorization": "Bearer wrong"})
         assert wrong.status_code == 401
         names, loans = run_async(list_and_call_over_http, f"{base}/mcp", {"Authorization": "Bearer secret"})
     assert names == CATALOG_TOOLS | BUILTIN_TOOLS
@@ -421,14 +421,10 @@ def test_a_host_beyond_loopback_without_a_token_is_refused_unless_insecure_and_c
         base = f"http://127.0.0.2:{port}"
         if not wait_healthy(proc, base):
             pytest.fail(f"the server did not start: {log.read_text()}")
-        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
-                           "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
-        accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
         with httpx.Client(trust_env=False, timeout=5.0) as http:
-            foreign = http.post(f"{base}/mcp", json=init, headers={**accept, "Host": "evil.example:80"})
-            origin = http.post(f"{base}/mcp", json=init, headers={**accept, "Origin": "http://evil.example"})
-            own = http.post(f"{base}/mcp", json=init, headers=accept)
+            foreign = http.post(f"{base}/mcp", json=INITIALIZE, headers={**ACCEPT, "Host": "evil.example:80"})
+            origin = http.post(f"{base}/mcp", json=INITIALIZE, headers={**ACCEPT, "Origin": "http://evil.example"})
+            own = http.post(f"{base}/mcp", json=INITIALIZE, headers=ACCEPT)
         assert foreign.status_code == 421
         assert origin.status_code == 403
         assert own.status_code == 200
@@ -529,12 +525,8 @@ def test_an_abandoned_http_session_expires_after_the_idle_timeout_and_sessions_o
     try:
         _, loans = run_async(list_and_call_over_http, f"{base}/mcp", None, False)  # never ends its session
         assert not loans.isError and len(list(workspaces.glob("session-*.duckdb"))) == 1
-        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
-                           "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
-        accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
         with httpx.Client(trust_env=False, timeout=5.0) as http:
-            over = http.post(f"{base}/mcp", json=init, headers=accept)  # the abandoned session still counts
+            over = http.post(f"{base}/mcp", json=INITIALIZE, headers=ACCEPT)  # the abandoned session still counts
         deadline = time.monotonic() + DEADLINE
         while list(workspaces.glob("session-*.duckdb*")) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -549,11 +541,8 @@ def test_an_abandoned_http_session_expires_after_the_idle_timeout_and_sessions_o
 
 def raw_session(http: httpx.Client, url: str) -> dict[str, str]:
     """Open an MCP session with raw JSON-RPC posts; the headers that later posts of the session carry."""
-    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
-                       "clientInfo": {"name": "test_mcp_transports", "version": "0"}}}
-    opened = http.post(url, json=init, headers=headers)
+    headers = dict(ACCEPT)
+    opened = http.post(url, json=INITIALIZE, headers=headers)
     assert opened.status_code == 200, opened.text
     headers.update({"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": LATEST_PROTOCOL_VERSION})
     http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
