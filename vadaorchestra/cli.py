@@ -650,7 +650,8 @@ def eval_cmd(
     dataset: Annotated[str, typer.Argument(help="The dataset (every scenarios/*/dataset.py; --help lists them).",
                                            show_default=False)],
     approach: Annotated[str, typer.Option("--approach", help="vadaorchestra, llm-only, rag (rag-10|rag-100|rag-1000), "
-                                          "llm-mcp.")] = "vadaorchestra",
+                                          "llm-mcp, refactx (needs a llama.cpp model: --model local or "
+                                          "--model-path).")] = "vadaorchestra",
     model: ModelOpt = None,
     model_path: ModelPathOpt = None,
     judge: Annotated[str | None, typer.Option("--judge", help="The LLM judge's model: 'local' or a config file.")] = None,

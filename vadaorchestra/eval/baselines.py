@@ -9,8 +9,11 @@
   sentences (K = 10 by default; 10, 100 and 1000 in the paper) go into the prompt.
 - ``llm-mcp``: one AutoGen ``AssistantAgent`` with an ``McpWorkbench`` over the same server and the same tools: no
   planner, no rule synthesis, no verifier.
+- ``refactx``: ReFactX (:mod:`vadaorchestra.eval.refactx`): the same verbalized facts as a prefix tree over their
+  tokens; the model states facts with decoding constrained to the tree, then answers from them. It needs the local
+  llama.cpp model (it reads the model's logits).
 
-The three baselines need a model; without one they stop with ``approach X needs a model: pass --model local, --model CONFIG or --model-path FILE.gguf``
+The four baselines need a model; without one they stop with ``approach X needs a model: pass --model local, --model CONFIG or --model-path FILE.gguf``
 rather than produce an answer of their own.
 """
 
@@ -29,7 +32,7 @@ import yaml
 from vadaorchestra.eval.datasets import Dataset, EvalError
 from vadaorchestra.eval.metrics import parse_answer
 
-APPROACHES = ("vadaorchestra", "llm-only", "rag", "llm-mcp")
+APPROACHES = ("vadaorchestra", "llm-only", "rag", "llm-mcp", "refactx")
 RAG_K = (10, 100, 1000)
 
 
@@ -260,4 +263,8 @@ def make(approach: str, dataset: Dataset, model_client: Any = None, *, engine: s
             return RAG(dataset, model_client, k=k or RAG_K[0])
         case "llm-mcp":
             return LLMWithMCP(dataset, model_client, engine=engine)
+        case "refactx":
+            from vadaorchestra.eval.refactx import ReFactX  # refactx builds on this module
+
+            return ReFactX(dataset, model_client)
     raise EvalError(f"unknown approach {approach!r}")  # pragma: no cover - parse_approach refused it

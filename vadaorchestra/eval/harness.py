@@ -191,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
                                  "(exact match, LLM-as-judge with --judge), with per-question records and figures.")
     ap.add_argument("dataset", help="bank_qa or bank_plus (or another scenario's question set)")
     ap.add_argument("--approach", default="vadaorchestra",
-                    help="vadaorchestra, llm-only, rag (rag-10, rag-100, rag-1000), llm-mcp")
+                    help="vadaorchestra, llm-only, rag (rag-10, rag-100, rag-1000), llm-mcp, "
+                    "refactx (a llama.cpp model)")
     ap.add_argument("--model", default=None, help="'local', or a model config (JSON/YAML) of the answering model")
     ap.add_argument("--model-path", type=Path, default=None, help="a GGUF file for llama.cpp")
     ap.add_argument("--judge", default=None, help="'local' or a model config of the judge (else no judge)")
