@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from vadaorchestra.agents import offline
+from vadaorchestra.agents.llm import LLMPolicy
 from vadaorchestra.agents.offline import OfflinePolicy
 from vadaorchestra.agents.pipeline import Settings
 from vadaorchestra.agents.plan import Call, check_plan
@@ -215,7 +216,9 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
     ])
     # a question the script answers (the concentration-risk one would need a threshold check: never verified without)
     question = "Which of Bank Gamma's exposures are above 10M, and who ultimately controls DeepLogic Ltd?"
-    result = ask_sync(question, catalog=CATALOG, model_client=client, trace=tmp_path / "llm.dl")
+    # every decision asked of the model (lean=False): the script writes a rule of its own and replans
+    result = ask_sync(question, catalog=CATALOG, model_client=client, policy=LLMPolicy(client, lean=False),
+                      trace=tmp_path / "llm.dl")
     ctx = result.ctx
     assert result.answer == "DeepLogic Ltd (13.1M) is ultimately controlled by Synthetix Global Fund."
     assert [s.iteration for s in ctx.plan.stages] == [0, 0, 1]
@@ -225,6 +228,47 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
     assert header["policy"] == "llm" and [s.kind for s in steps].count("LM") == 1
     report = replay(tmp_path / "llm.dl")
     assert report.ok and report.hashes_checked == len(steps)
+
+
+def test_the_lean_policy_answers_the_concentration_question_in_three_model_calls(tmp_path):
+    """Issue 25: which tools, which menu rules, the draft's wording; the rules do the rest (measured with the local
+    model: 3 calls and 88 s, against 14 calls and 1,097 s when every decision went to the model)."""
+    import json
+
+    from autogen_ext.models.replay import ReplayChatCompletionClient
+
+    answer = ("Bank Gamma's largest exposures are DeepLogic Ltd: 13.1M (16.375 %) and NeuralLinker SpA: 11.5M "
+              "(14.375 %). Synthetix Global Fund (through DeepLogic Ltd, NeuralLinker SpA) totals 24.6M = 30.75 %, "
+              "above the limit_amount of 20M: a breach.")
+    client = ReplayChatCompletionClient([
+        json.dumps({"use": ["c1", "c2"], "calls": []}),
+        json.dumps({"use": ["r1", "r2"]}),
+        json.dumps({"answer": answer, "values": None}),
+    ])
+    question = "What are Bank Gamma's largest exposures, and do any of them raise concentration-risk concerns?"
+    result = ask_sync(question, catalog=CATALOG, model_client=client, trace=tmp_path / "lean.dl")
+    assert result.ctx.verified and result.answer == answer
+    assert list(result.tokens["by_step"]) == ["select", "choose", "phrase"]
+    assert "exposure_by_controller_over_limit" in result.ctx.predicates  # the group check ran without a call
+    phrase = client.create_calls[2]["messages"][1].content
+    assert "MUST STATE:\ngroup check" in phrase and "Synthetix Global Fund" in phrase
+    assert replay(tmp_path / "lean.dl").ok
+
+
+def test_a_denial_the_rules_did_not_write_is_refused_beside_a_breach(tmp_path):
+    import json
+
+    from autogen_ext.models.replay import ReplayChatCompletionClient
+
+    denial = ("None of these exposures raise concentration-risk concerns. Synthetix Global Fund totals 24.6M, above "
+              "the limit_amount of 20M.")
+    client = ReplayChatCompletionClient([json.dumps({"use": ["c1", "c2"], "calls": []}), json.dumps({"use": ["r1", "r2"]}),
+                                         json.dumps({"answer": denial, "values": None}),
+                                         json.dumps({"answer": denial, "values": None})])
+    result = ask_sync("What are Bank Gamma's largest exposures, and do any of them raise concentration-risk "
+                      "concerns?", catalog=CATALOG, model_client=client, trace=tmp_path / "lean.dl")
+    assert result.ctx.verified is False and result.answer.startswith("could not answer")
+    assert "denies something ('None of these exposures raise concentration-risk concerns.')" in result.answer
 
 
 def test_an_answer_that_omits_a_breach_a_check_found_is_refused_even_if_grounded():

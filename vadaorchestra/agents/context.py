@@ -102,6 +102,7 @@ class RunContext:
     iteration: int = 0
     answer: str | None = None
     answer_values: list[Any] | None = None  # the answer as values (a list, or one count), when the policy gives them
+    draft: str | None = None  # the answer as the rules word it (the offline policy's answer, a model's draft)
     feedback: str | None = None
     frame: Any = None  # the question's QuestionFrame (agents.frame), built once when the run starts
     verified: bool | None = None  # set by the Verifier: False means the run ends with "could not answer: ..."

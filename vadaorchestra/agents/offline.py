@@ -626,6 +626,11 @@ class OfflinePolicy:
 
     # --- the answer -------------------------------------------------------------------------------------------------
     async def answer(self, ctx: RunContext) -> str:
+        """The answer as rules word it from the facts; kept as ``ctx.draft``, the wording a denial must rest on."""
+        ctx.draft = self._answer(ctx)
+        return ctx.draft
+
+    def _answer(self, ctx: RunContext) -> str:
         lines: list[str] = []
         preds = ctx.predicates
         if self.composer.query is not None and (text := self.composer.answer(ctx)) is not None:

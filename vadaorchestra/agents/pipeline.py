@@ -256,7 +256,7 @@ class Pipeline:
         answer = self.ctx.answer or ""
         problems = list(dict.fromkeys(
             verify.check_answer(answer, self.ctx) + verify.check_findings(answer, self.ctx)
-            + verify.check_coverage(answer, self.ctx)
+            + verify.check_coverage(answer, self.ctx) + verify.check_denials(answer, self.ctx)
             + verify.check_question(answer, self.ctx)))
         self.ctx.event("verify_answer", problems=problems)
         self.ctx.problems = problems

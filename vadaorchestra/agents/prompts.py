@@ -38,9 +38,9 @@ from vadaorchestra.agents.policy import Retrieval
 from vadaorchestra.agents.structured import RuleSpec, RuleSpecs
 from vadaorchestra.errors import VadaError
 
-STEPS = ("select", "retrieval", "synthesize", "repair", "replan", "answer", "complete")
-SECTIONS = ("question", "tools", "invoked", "predicates", "answer_predicates", "synthesized", "failed_rules",
-            "feedback")
+STEPS = ("select", "retrieval", "synthesize", "choose", "repair", "replan", "answer", "phrase", "complete")
+SECTIONS = ("question", "tools", "invoked", "predicates", "schemas", "answer_predicates", "synthesized",
+            "failed_rules", "feedback")
 MAX_FACTS = 10
 MAX_STRING = 80
 MAX_ERROR = 1500
@@ -91,6 +91,12 @@ class Replan(BaseModel):
 Proposals = RuleSpecs  # the synthesize step's reply: rules as structured objects
 
 
+class Choice(BaseModel):
+    """Rules of the menu to run, by id (the lean policy's rule decision when there is a menu)."""
+
+    use: list[str] = Field(default_factory=list, description="ids of menu rules to run")
+
+
 class AnswerOut(BaseModel):
     answer: str = Field(description="The answer, citing only facts shown in the context")
     values: list[str | int | float] | None = Field(
@@ -103,8 +109,8 @@ class Completion(BaseModel):
 
 
 OUTPUTS: dict[str, type[BaseModel]] = {"select": Selection, "retrieval": Retrieval, "synthesize": RuleSpecs,
-                                       "repair": RuleSpec, "replan": Replan, "answer": AnswerOut,
-                                       "complete": Completion}
+                                       "choose": Choice, "repair": RuleSpec, "replan": Replan,
+                                       "answer": AnswerOut, "phrase": AnswerOut, "complete": Completion}
 
 
 def _untitled(schema: Any) -> Any:
@@ -121,6 +127,38 @@ def _untitled(schema: Any) -> Any:
 def schema_text(model: type[BaseModel]) -> str:
     """The JSON schema of ``model``, compact and without pydantic's titles, for the prompt."""
     return json.dumps(_untitled(model.model_json_schema()), separators=(",", ":"))
+
+
+@cache
+def schema_outline(model: type[BaseModel]) -> str:
+    """The shape of ``model``'s JSON: its keys, nesting and value types, without descriptions or constraints. What a
+    prompt needs when the client decodes under the schema itself (a grammar, or structured output): the full schema
+    of the rule step alone is about 600 tokens of the local model's tokenizer."""
+    schema = model.model_json_schema()
+    defs = schema.get("$defs", {})
+
+    def shape(node: dict[str, Any]) -> Any:
+        if "$ref" in node:
+            return shape(defs[node["$ref"].rsplit("/", 1)[-1]])
+        if "anyOf" in node:
+            options = [o for o in node["anyOf"] if o.get("type") != "null"]
+            shapes = [shape(o) for o in options]
+            if len(shapes) == 1:
+                return shapes[0]
+            return "|".join(x if isinstance(x, str) else json.dumps(x, separators=(",", ":")) for x in shapes)
+        match node.get("type"):
+            case "object" if "properties" in node:
+                return {k: shape(v) for k, v in node["properties"].items()}
+            case "object":
+                extra = node.get("additionalProperties")
+                return {"name": shape(extra)} if isinstance(extra, dict) else {}
+            case "array":
+                return [shape(node.get("items", {}))]
+            case str(t):
+                return t
+        return "any"
+
+    return json.dumps(shape(schema), separators=(",", ":"))
 
 
 class PromptError(VadaError):
@@ -212,7 +250,7 @@ def catalog_text(tools: dict[str, dict[str, Any]]) -> str:
         out = ", ".join(f"{c['name']}: {c['type']}" for c in v["schema"])
         detail = f"  output: {v['output_predicate']}({out})"
         if v["parameter_columns"]:
-            detail += "; " + ", ".join(f"parameter {p} is column {c}" for p, c in v["parameter_columns"].items())
+            detail += "; " + ", ".join(f"parameter {p} is column {c}" for c, p in v["parameter_columns"].items())
         if v["dependencies"]:
             detail += "; needs: " + ", ".join(v["dependencies"])
         lines.append(detail)
@@ -222,27 +260,37 @@ def catalog_text(tools: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines) if lines else "(no tools)"
 
 
-_STAT_NOISE = ("status", "predicate", "attribute", "elapsed_ms")
+_STAT_KEPT = ("count", "distinct", "nulls", "min", "max", "mean")
+
+
+def _statistics(stats: dict[str, Any]) -> dict[str, Any]:
+    """One attribute's statistics as the model sees them: counts, range and mean; the most frequent values only
+    where a value occurs more than once (a list of values of count 1 tells nothing and costs tokens)."""
+    out = {k: compact(v) for k, v in stats.items() if k in _STAT_KEPT and v is not None}
+    frequent = [f for f in stats.get("most_frequent") or [] if isinstance(f, dict) and (f.get("count") or 0) > 1]
+    if frequent:
+        out["most_frequent"] = {str(compact(f.get("value"))): f.get("count") for f in frequent}
+    return out
 
 
 def predicate_view(view: PredicateView, max_facts: int = MAX_FACTS) -> dict[str, Any]:
-    """One predicate: name, origin, cardinality, schema, statistics, and its first ``max_facts`` retrieved facts."""
+    """One predicate, compact: its signature (``name(column: type, ...)``, the schema once), origin, cardinality,
+    statistics, and its first ``max_facts`` retrieved facts as rows in the signature's column order (not objects
+    repeating every column name)."""
     out: dict[str, Any] = {
-        "name": view.name,
+        "predicate": f"{view.name}(" + ", ".join(f"{c['name']}: {c['type']}" for c in view.schema) + ")",
         "origin": view.origin,
         "cardinality": view.cardinality,
-        "schema": [{"name": c["name"], "type": c["type"]} for c in view.schema],
     }
     if view.tool:
         out["tool"] = view.tool
     if view.param_columns:
         out["parameter_columns"] = view.param_columns
     if view.statistics:
-        out["statistics"] = {a: compact({k: v for k, v in s.items() if k not in _STAT_NOISE})
-                             for a, s in view.statistics.items()}
+        out["statistics"] = {a: _statistics(s) for a, s in view.statistics.items()}
     if view.facts or view.complete:
         shown = view.facts[:max_facts]
-        out["facts"] = compact(shown)
+        out["facts"] = [compact([f.get(c) for c in view.columns]) for f in shown]
         if view.complete and len(shown) == len(view.facts):
             out["facts_note"] = "all facts"
         else:
@@ -267,6 +315,9 @@ def context_view(ctx: RunContext, sections: tuple[str, ...] | list[str] = SECTIO
                                   for c in ctx.executed.values()]
             case "predicates":
                 out["predicates"] = [predicate_view(v, max_facts) for v in ctx.predicates.values()]
+            case "schemas":  # what a rule may read: signatures only, no facts or statistics
+                out["predicates"] = [f"{v.name}(" + ", ".join(f"{c['name']}: {c['type']}" for c in v.schema)
+                                     + f"): {v.cardinality} facts, {v.origin}" for v in ctx.predicates.values()]
             case "answer_predicates":
                 out["predicates"] = [predicate_view(v, max_facts) for v in ctx.answer_predicates()]
             case "synthesized":
@@ -289,19 +340,22 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def render(step: str, ctx: RunContext, *, max_facts: int = MAX_FACTS, **extra: Any) -> list[LLMMessage]:
+def render(step: str, ctx: RunContext, *, max_facts: int = MAX_FACTS, sections: tuple[str, ...] | None = None,
+           outline: bool = False, **extra: Any) -> list[LLMMessage]:
     """The system and user messages of ``step`` for ``ctx``.
 
-    Placeholders: ``$question``, ``$context`` (the sections the prompt file names, as JSON), ``$dialect``,
-    ``$schema`` (the JSON schema of the step's output model), the file's ``defaults``, and any keyword given in
-    ``extra`` (strings as they are, anything else as compact JSON).
+    Placeholders: ``$question``, ``$context`` (the sections the prompt file names, or ``sections``, as JSON),
+    ``$schema`` (the JSON schema of the step's output model, or with ``outline`` only its shape, for a client that
+    decodes under the schema), the file's ``defaults``, and any keyword given in ``extra`` (strings as they are,
+    anything else as compact JSON).
     """
     spec = load(step)
     values: dict[str, str] = {
         "question": ctx.question,
-        "context": to_json(context_view(ctx, spec.get("sections", SECTIONS), max_facts)),
+        "context": to_json(context_view(ctx, sections if sections is not None else spec.get("sections", SECTIONS),
+                                        max_facts)),
         "catalog": catalog_text(ctx.tools),
-        **({"schema": schema_text(OUTPUTS[step])} if step in OUTPUTS else {}),
+        **({"schema": (schema_outline if outline else schema_text)(OUTPUTS[step])} if step in OUTPUTS else {}),
         **{str(k): str(v) for k, v in (spec.get("defaults") or {}).items()},
     }
     for key, value in extra.items():

@@ -82,6 +82,7 @@ async def ask(
             ledger = TokenLedger()
             policy = LLMPolicy(model_client, ledger)
         policy = policy or OfflinePolicy()
+        ledger = ledger or getattr(policy, "ledger", None)  # a model policy given by the caller keeps one too
         header["policy"] = getattr(policy, "name", type(policy).__name__)
         ctx = RunContext(question=question)
         async with McpWorkbench(server_params=server_params) as workbench:

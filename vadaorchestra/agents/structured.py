@@ -231,8 +231,17 @@ def rules_model(views: list[PredicateView], *, single: bool = False, menu: list[
                         rules=(_list(rule, MAX_RULES), ...))
 
 
-def answer_model(values: list[Any]) -> type[BaseModel]:
-    """The answer text, and its bare values drawn from ``values`` (the values of the facts shown)."""
+def choice_model(menu: list[str]) -> type[BaseModel]:
+    """:class:`~vadaorchestra.agents.prompts.Choice` whose ``use`` names only ids of ``menu``."""
+    ids = _enum(list(menu))
+    return create_model("ChoiceS", __config__=_STRICT, use=(_list(ids if ids is not None else str, MAX_RULES), ...))
+
+
+def answer_model(values: list[Any] | None) -> type[BaseModel]:
+    """The answer text, and its bare values drawn from ``values`` (the values of the facts shown); with ``values``
+    None, the text alone (``values`` is null)."""
+    if values is None:
+        return create_model("AnswerS", __config__=_STRICT, answer=(str, ...), values=(None, ...))
     enum = _enum(values)
     item = enum if enum is not None else (str | int | float)
     return create_model("AnswerS", __config__=_STRICT, answer=(str, ...),

@@ -249,6 +249,42 @@ def check_coverage(answer: str, ctx: RunContext) -> list[str]:
     return problems
 
 
+_NEGATION = re.compile(r"\b(?:no|none|not|nothing|neither|nor|never|cannot|without)\b|n't\b", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z])|\n+")
+_CLAUSE = re.compile(r",?\s+(?:and|but|while|whereas|although|though|yet)\s+|;\s*|,\s+(?=which\b)", re.I)
+BACKED = 0.8  # the share of a denial's words that one sentence of the rules' wording must have
+
+
+def _content_words(text: str) -> set[str]:
+    return {frame.stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " "))
+            if w not in frame.STOPWORDS and not _NEGATION.fullmatch(w)}
+
+
+def check_denials(answer: str, ctx: RunContext) -> list[str]:
+    """A denial ("none of these raise concerns", "nothing exceeds") next to a threshold check that found something
+    must be one the rules wrote: a sentence of the rules' wording (``ctx.draft``) with the same words ("no single
+    borrower exceeds the limit of 20M", said of a check that found nothing, beside a group check that found a
+    breach). Measured with the 1.5B local model: "None of these exposures raise concentration-risk concerns.",
+    followed by the group breach it had been told to add, passed every other check."""
+    found = findings(ctx)
+    if not found:
+        return []
+    backing = [_content_words(s) for s in _SENTENCE.split(ctx.draft or "")]
+    problems = []
+    clauses = [c for s in _SENTENCE.split(answer) for c in _CLAUSE.split(s)]
+    for sentence in clauses:
+        if not _NEGATION.search(sentence):
+            continue
+        words = _content_words(sentence)
+        if words and any(len(words & b) >= BACKED * len(words) for b in backing):
+            continue
+        view, _fact, names = found[0]
+        problems.append(f"the answer denies something ({sentence.strip()!r}) that no rule computed, while the "
+                        f"threshold check {view.name} found {', '.join(names) or 'facts'}: state what the checks "
+                        f"found, in their words")
+    return problems
+
+
 def _words(text: str) -> set[str]:
     return {stem(w) for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
 
