@@ -1,6 +1,6 @@
 """The comparison table of ``benchmarks/eval_local.sh`` (the README's): per dataset and approach, the sample size, exact
-match overall and per type, tokens sent and wall time per question, model calls and retries, and the failure
-categories of the misses.
+match overall and per type, the LLM judge's accuracy, tokens sent and wall time per question (mean, median and the
+slowest), model calls and retries, answers wrong and verified, and the failure categories of the misses.
 
     python benchmarks/eval_table.py runs/local            # markdown on stdout
 """
@@ -12,7 +12,7 @@ import statistics
 import sys
 from pathlib import Path
 
-ORDER = ["vadaorchestra", "llm-mcp", "llm-only", "rag-10", "rag-100", "rag-1000"]
+ORDER = ["vadaorchestra", "llm-mcp", "refactx", "llm-only", "rag-10", "rag-100", "rag-1000"]
 
 
 def _tokens(record: dict) -> tuple[int | None, int | None, int | None]:
@@ -48,6 +48,8 @@ def rows(folder: Path) -> list[dict]:
         sent = [t[0] for t in toks if t[0] is not None]
         calls = [t[1] for t in toks if t[1] is not None]
         retries = [t[2] for t in toks if t[2] is not None]
+        seconds = [r["seconds"] for r in records if r.get("seconds") is not None]
+        wrong_verified = sum(1 for r in records if not r.get("em") and (r.get("details") or {}).get("verified"))
         misses: dict[str, int] = {}
         for r in records:
             if not r.get("em"):
@@ -55,6 +57,8 @@ def rows(folder: Path) -> list[dict]:
                 misses[c] = misses.get(c, 0) + 1
         out.append({
             "dataset": s["dataset"], "approach": s.get("label", summary_path.parent.name), "n": s["n"], "em": s["em"],
+            "judge": s.get("judge"), "wrong_verified": wrong_verified,
+            "median": statistics.median(seconds) if seconds else None, "slowest": max(seconds) if seconds else None,
             "by_type": {k: v["em"] for k, v in s["by_type"].items()},
             "by_complexity": {k: (v["em"], v["n"]) for k, v in s["by_complexity"].items()},
             "sent": statistics.fmean(sent) if sent else None,
@@ -70,15 +74,21 @@ def markdown(table: list[dict]) -> str:
     def pct(v: float | None) -> str:
         return "-" if v is None else f"{v:.2f}"
 
-    lines = ["| dataset | approach | n | EM | EM by type | tokens sent / question | s / question | model calls "
-             "(retries) | misses |", "|---|---|---|---|---|---|---|---|---|"]
+    def sec(v: float | None) -> str:
+        return "-" if v is None else f"{v:.1f}"
+
+    lines = ["| dataset | approach | n | EM | judge | EM by type | tokens sent / question | s / question (median, "
+             "slowest) | model calls (retries) | wrong and verified | misses |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in table:
         types = ", ".join(f"{k} {pct(v)}" for k, v in r["by_type"].items())
         calls = "-" if r["calls"] is None else f"{r['calls']} ({r['retries']})"
         misses = ", ".join(f"{k} {v}" for k, v in sorted(r["misses"].items())) or "none"
         sent = "-" if r["sent"] is None else f"{r['sent']:,.0f}"
-        lines.append(f"| {r['dataset']} | {r['approach']} | {r['n']} | {pct(r['em'])} | {types} | {sent} | "
-                     f"{r['seconds']} | {calls} | {misses} |")
+        verified = r["wrong_verified"] if r["approach"].startswith("vadaorchestra") else "-"
+        lines.append(f"| {r['dataset']} | {r['approach']} | {r['n']} | {pct(r['em'])} | {pct(r['judge'])} | {types} "
+                     f"| {sent} | {sec(r['seconds'])} ({sec(r['median'])}, {sec(r['slowest'])}) | {calls} | "
+                     f"{verified} | {misses} |")
     plus = [r for r in table if r["dataset"] == "bank_plus"]
     if plus:
         lines += ["", "| bank_plus approach | " + " | ".join(
