@@ -219,6 +219,22 @@ def test_answer_texts_become_values():
     assert read_verdict("no idea") is None
 
 
+@pytest.mark.anyio
+async def test_the_judge_decodes_its_verdict_under_a_schema_where_the_client_can():
+    from autogen_ext.models.replay import ReplayChatCompletionClient
+
+    from vadaorchestra.eval.baselines import Judge, Verdict
+
+    info = {"vision": False, "function_calling": False, "json_output": True, "family": "unknown",
+            "structured_output": True}
+    client = ReplayChatCompletionClient(['{"stated": "Company 0106", "correct": true}'], model_info=info)
+    assert await Judge(client).grade("Which companies?", ["Company 0106"], "company: Company 0106.") is True
+    call = client.create_calls[0]
+    assert call["json_output"] is Verdict and "Gold answer: Company 0106" in call["messages"][1].content
+    plain = ReplayChatCompletionClient(["Incorrect."])  # no JSON support: the verdict is read from the text
+    assert await Judge(plain).grade("How many?", 3, "2") is False and plain.create_calls[0]["json_output"] is None
+
+
 def test_summaries_group_by_type_and_complexity():
     records = [{"type": "count", "complexity": 1, "em": True, "judge": None, "seconds": 1.0, "error": None},
                {"type": "count", "complexity": 700, "em": False, "judge": None, "seconds": 3.0, "error": "x"},
