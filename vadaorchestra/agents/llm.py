@@ -580,7 +580,7 @@ class LLMPolicy:
             previous = Template(prompts.load("answer")["previous"]).substitute(answer=ctx.answer)
         draft = "(none)"
         if self.scaffold:  # the facts as rules word them (the offline policy's answer), for the model to check
-            draft = await self._draft(ctx)
+            draft, _values = await self._draft(ctx)
         # the values may be those of every fact retrieved (the draft lists them all), not only of those shown
         strict = answer_model(fact_values(ctx.answer_predicates(), ANSWER_FACTS))
         if previous and (left_out := _findings_left_out(ctx, draft, ctx.answer or "")):
@@ -596,13 +596,7 @@ class LLMPolicy:
         """The lean answer: the rules' draft phrased by the model. The names and figures are the rules'; so are the
         values of a list or a count when the rules set them (the model is then asked for the text alone), else the
         model's, for a question that asks for things or a count."""
-        kept = ctx.answer_values
-        ctx.answer_values = None
-        try:
-            draft = await self.templates.answer(ctx)
-            computed = ctx.answer_values
-        finally:
-            ctx.answer_values = kept
+        draft, computed = await self._draft(ctx)
         previous = ""
         if ctx.feedback and ctx.answer:
             previous = Template(prompts.load("phrase")["previous"]).substitute(
@@ -619,11 +613,13 @@ class LLMPolicy:
         ctx.answer_values = computed if computed is not None else (out.values if asks else None)
         return out.answer.strip()
 
-    async def _draft(self, ctx: RunContext) -> str:
-        """The offline policy's answer as the draft the model is shown; the run's answer values stay as they are."""
+    async def _draft(self, ctx: RunContext) -> tuple[str, list[Any] | None]:
+        """The offline policy's answer as the draft the model is shown, and the answer values it computed (None when
+        it set none); the run's answer values stay as they are."""
         kept = ctx.answer_values
+        ctx.answer_values = None
         try:
-            return await self.templates.answer(ctx)
+            return await self.templates.answer(ctx), ctx.answer_values
         finally:
             ctx.answer_values = kept
 
@@ -635,7 +631,7 @@ class LLMPolicy:
         omissions = check_findings(answer, ctx)
         if not self.scaffold or not omissions or not set(ctx.problems) <= set(omissions):
             return None
-        left_out = _findings_left_out(ctx, await self._draft(ctx), answer)
+        left_out = _findings_left_out(ctx, (await self._draft(ctx))[0], answer)
         if not left_out:
             return None
         out = await self.ask("complete", Completion,

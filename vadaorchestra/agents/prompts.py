@@ -236,6 +236,11 @@ def tool_view(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def signature(name: str, schema: list[dict[str, str]]) -> str:
+    """A predicate as the prompts name it: ``exposure(bank: string, borrower: string, amount: float)``."""
+    return f"{name}(" + ", ".join(f"{c['name']}: {c['type']}" for c in schema) + ")"
+
+
 def catalog_text(tools: dict[str, dict[str, Any]]) -> str:
     """The catalog as the system message shows it, one tool a paragraph (fewer tokens than JSON)::
 
@@ -247,8 +252,7 @@ def catalog_text(tools: dict[str, dict[str, Any]]) -> str:
         v = tool_view(spec)
         params = ", ".join(f"{p['name']}: {p['type']}" for p in v["parameters"])
         lines.append(f"- {v['name']}({params}): {v['description']}")
-        out = ", ".join(f"{c['name']}: {c['type']}" for c in v["schema"])
-        detail = f"  output: {v['output_predicate']}({out})"
+        detail = f"  output: {signature(v['output_predicate'], v['schema'])}"
         if v["parameter_columns"]:
             detail += "; " + ", ".join(f"parameter {p} is column {c}" for c, p in v["parameter_columns"].items())
         if v["dependencies"]:
@@ -278,7 +282,7 @@ def predicate_view(view: PredicateView, max_facts: int = MAX_FACTS) -> dict[str,
     statistics, and its first ``max_facts`` retrieved facts as rows in the signature's column order (not objects
     repeating every column name)."""
     out: dict[str, Any] = {
-        "predicate": f"{view.name}(" + ", ".join(f"{c['name']}: {c['type']}" for c in view.schema) + ")",
+        "predicate": signature(view.name, view.schema),
         "origin": view.origin,
         "cardinality": view.cardinality,
     }
@@ -316,8 +320,8 @@ def context_view(ctx: RunContext, sections: tuple[str, ...] | list[str] = SECTIO
             case "predicates":
                 out["predicates"] = [predicate_view(v, max_facts) for v in ctx.predicates.values()]
             case "schemas":  # what a rule may read: signatures only, no facts or statistics
-                out["predicates"] = [f"{v.name}(" + ", ".join(f"{c['name']}: {c['type']}" for c in v.schema)
-                                     + f"): {v.cardinality} facts, {v.origin}" for v in ctx.predicates.values()]
+                out["predicates"] = [f"{signature(v.name, v.schema)}: {v.cardinality} facts, {v.origin}"
+                                     for v in ctx.predicates.values()]
             case "answer_predicates":
                 out["predicates"] = [predicate_view(v, max_facts) for v in ctx.answer_predicates()]
             case "synthesized":
