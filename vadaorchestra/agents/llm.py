@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from vadaorchestra.agents import frame, prompts
 from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
-from vadaorchestra.agents.models import ModelConfigError, load_model_client, read_model_config
+from vadaorchestra.agents.models import ModelConfigError, json_output_for, load_model_client, read_model_config
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 from vadaorchestra.agents.prompts import AnswerOut, Arg, CallOut, Choice, Completion, Proposals, Replan, Selection
@@ -246,12 +246,7 @@ class LLMPolicy:
 
     # --- one model call -------------------------------------------------------------------------------------------
     def _json_mode(self, output: type[BaseModel]) -> bool | type[BaseModel] | None:
-        info = getattr(self.client, "model_info", None) or {}
-        if info.get("structured_output") and self.strict:
-            return output
-        if info.get("json_output"):
-            return True
-        return None  # plain text: the prompt states the schema, the reply is parsed all the same
+        return json_output_for(self.client, output if self.strict else None)
 
     def _account(self, step: str, messages: list[LLMMessage], result: CreateResult, reply: str, note: str,
                  seconds: float = 0.0) -> None:

@@ -483,6 +483,16 @@ def load_model_client(path: str | Path) -> Any:
     return client
 
 
+def json_output_for(client: Any, output: Any) -> Any:
+    """What to pass as ``json_output`` to ask ``client`` for a reply of the pydantic model ``output``: the model
+    itself where the client decodes under a schema (a grammar, structured output), ``True`` where it has only JSON
+    mode, None otherwise (plain text, parsed all the same). ``output`` None asks for JSON mode at most."""
+    info = getattr(client, "model_info", None) or {}
+    if info.get("structured_output") and output is not None:
+        return output
+    return True if info.get("json_output") else None
+
+
 def build_client(model: str | Path | None = None, model_path: str | Path | None = None, **options: Any) -> Any:
     """The client ``--model`` / ``--model-path`` name, or None when neither is given (the offline policy decides).
 

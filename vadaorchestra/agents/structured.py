@@ -225,16 +225,18 @@ def rules_model(views: list[PredicateView], *, single: bool = False, menu: list[
                         aggregate=(agg | None, ...))
     if single:
         return rule
-    ids = _enum(list(menu))
-    return create_model("RulesS", __config__=_STRICT, use=(_list(ids, MAX_RULES) if ids is not None
-                                                          else _list(str, 0), ...),
-                        rules=(_list(rule, MAX_RULES), ...))
+    return create_model("RulesS", __config__=_STRICT, use=(_menu_ids(menu), ...), rules=(_list(rule, MAX_RULES), ...))
 
 
 def choice_model(menu: list[str]) -> type[BaseModel]:
     """:class:`~vadaorchestra.agents.prompts.Choice` whose ``use`` names only ids of ``menu``."""
+    return create_model("ChoiceS", __config__=_STRICT, use=(_menu_ids(menu), ...))
+
+
+def _menu_ids(menu: list[str]) -> Any:
+    """A list of at most :data:`MAX_RULES` ids of ``menu`` (an empty list when there is no menu)."""
     ids = _enum(list(menu))
-    return create_model("ChoiceS", __config__=_STRICT, use=(_list(ids if ids is not None else str, MAX_RULES), ...))
+    return _list(ids, MAX_RULES) if ids is not None else _list(str, 0)
 
 
 def answer_model(values: list[Any] | None) -> type[BaseModel]:

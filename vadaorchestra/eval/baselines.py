@@ -237,10 +237,11 @@ class Judge:
         from autogen_core.models import SystemMessage, UserMessage
 
         gold_text = "; ".join(map(str, gold)) if isinstance(gold, list) else str(gold)
-        info = getattr(self.model_client, "model_info", None) or {}
+        from vadaorchestra.agents.models import json_output_for
+
         # decoded under the verdict's schema where the client can (the local model: a grammar); measured with the
         # 1.5B model on 12 right and 12 wrong answers: asked for the verdict alone, it called 7 right answers wrong
-        shape = Verdict if info.get("structured_output") else (True if info.get("json_output") else None)
+        shape = json_output_for(self.model_client, Verdict)
         result = await self.model_client.create([
             SystemMessage(content=render("judge", "system")),
             UserMessage(content=render("judge", "user", question=question, gold=gold_text,
