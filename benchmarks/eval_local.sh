@@ -3,7 +3,8 @@
 # graded by exact match and by the local model as judge. Long (hours on 2 cores): run it in the background, e.g.
 #   mkdir -p runs/local && nohup bash benchmarks/eval_local.sh > runs/local/eval.log 2>&1 &
 # Results: runs/local/<dataset>/<approach>--local/{records.jsonl,summary.json} and the figures of each dataset;
-# a run whose summary.json exists is not run again (delete it to redo it). Then: python benchmarks/eval_table.py
+# a run whose summary.json exists is not run again (delete it to redo it), and an interrupted run goes on from its
+# records.partial.jsonl (the questions recorded there are not asked again). Then: python benchmarks/eval_table.py
 set -uo pipefail
 OUT=${OUT:-runs/local}
 QA=${QA:-60}        # bank_qa questions (a third of each type)

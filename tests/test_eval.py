@@ -265,6 +265,45 @@ def test_an_offline_evaluation_writes_records_a_summary_and_both_figures(tmp_pat
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+class _Stop(Exception):
+    pass
+
+
+def test_an_interrupted_evaluation_resumes_where_it_stopped(tmp_path, bank):
+    run = tmp_path / "vadaorchestra--offline"
+
+    def stop_after_two(msg, seen=[]):  # noqa: B006 - the list counts the calls of this one run
+        seen.append(msg)
+        if len(seen) == 2:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        evaluate("bank_qa", "vadaorchestra", limit=4, out_dir=tmp_path, progress=stop_after_two)
+    assert not (run / "records.jsonl").exists()
+    kept = (run / "records.partial.jsonl").read_text().splitlines()
+    assert len(kept) == 2
+    # a run killed while writing leaves a torn line: it ends what is read, and is not kept
+    (run / "records.partial.jsonl").write_text("\n".join(kept) + "\n" + kept[1][:20])
+    lines = []
+    summary = evaluate("bank_qa", "vadaorchestra", limit=4, out_dir=tmp_path, progress=lines.append)
+    assert lines[0].startswith("resuming: 2 of 4 questions")
+    assert [x.split()[0] for x in lines[1:]] == ["[3/4]", "[4/4]"]
+    records = [json.loads(x) for x in (run / "records.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == [q["id"] for q in bank.questions(4)]
+    assert records[:2] == [json.loads(x) for x in kept] and summary["n"] == 4
+    assert not (run / "records.partial.jsonl").exists() and not (run / "run.json").exists()
+
+
+def test_partial_records_of_other_settings_are_set_aside(tmp_path):
+    run = tmp_path / "vadaorchestra--offline"
+    with pytest.raises(_Stop):
+        evaluate("bank_qa", "vadaorchestra", limit=3, out_dir=tmp_path, progress=lambda _m: (_ for _ in ()).throw(_Stop))
+    lines = []
+    evaluate("bank_qa", "vadaorchestra", limit=2, out_dir=tmp_path, progress=lines.append)
+    assert "set aside" in lines[0] and len(lines) == 3
+    assert len((run / "records.partial.jsonl.old").read_text().splitlines()) == 1
+
+
 @pytest.mark.parametrize("approach", ["llm-only", "rag", "rag-1000", "llm-mcp"])
 def test_a_baseline_without_a_model_says_so_plainly(tmp_path, capsys, approach):
     name = approach.split("-1")[0]

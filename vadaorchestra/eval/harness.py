@@ -5,6 +5,11 @@ judge, seconds, error`` (and the answer text, where the prediction came from, ap
 ``<out>/<run>/summary.json`` the EM (and judge accuracy) overall, per type and per complexity bucket, and timings.
 ``<run>`` is the approach name, followed by the model config's name when a model answers. The figures in ``<out>``
 cover every run found there, so running several approaches into one folder compares them.
+
+A run with a model takes hours, so each finished question is appended to ``<out>/<run>/records.partial.jsonl`` at
+once, beside ``run.json`` (what the run is: dataset, approach, judge, engine, timeout, question ids). Run again with
+the same settings, the questions recorded there are not asked again; with other settings the partial records are
+set aside (``records.partial.jsonl.old``) and the run starts over. The finished run removes both.
 """
 
 from __future__ import annotations
@@ -72,11 +77,15 @@ def evaluate(dataset: str, approach: str = "vadaorchestra", model: str | Path | 
     label = run_label(approach, model, model_path)
     run_dir = out / label
     questions = ds.sample(sample, seed) if sample is not None else ds.questions(limit)
+    say = progress or (lambda _msg: None)
+    config = {"dataset": ds.name, "approach": approach, "label": label, "model": str(model_path or model or ""),
+              "judge": str(judge or ""), "engine": engine, "timeout": timeout, "ids": [q["id"] for q in questions]}
+    done = _resume(run_dir, config, say)
     model_client = build_client(model, model_path)
     judge_client = build_client(judge) if judge is not None else None
-    say = progress or (lambda _msg: None)
     started = time.time()
-    records = anyio.run(_run_all, ds, approach, model_client, judge_client, questions, engine, timeout, say)
+    records = anyio.run(_run_all, ds, approach, model_client, judge_client, questions, engine, timeout, say, done,
+                        run_dir / PARTIAL)
     summary = summarize(records, dataset=ds.name, approach=parse_approach(approach)[0], label=label,
                         model=str(model_path or model) if (model or model_path) else None,
                         judge_model=str(judge) if judge else None, limit=limit, engine=engine,
@@ -86,21 +95,65 @@ def evaluate(dataset: str, approach: str = "vadaorchestra", model: str | Path | 
     (run_dir / "records.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n"
                                                    for r in records), encoding="utf-8")
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    for name in (PARTIAL, RUN_CONFIG):
+        (run_dir / name).unlink(missing_ok=True)
     figures = [p for p in (plots.accuracy_by_approach(out, ds.name), plots.accuracy_vs_complexity(out, ds.name)) if p]
     summary["files"] = {"records": str(run_dir / "records.jsonl"), "summary": str(run_dir / "summary.json"),
                         "figures": [str(p) for p in figures]}
     return summary
 
 
+PARTIAL = "records.partial.jsonl"
+RUN_CONFIG = "run.json"
+
+
+def _resume(run_dir: Path, config: dict[str, Any], say: Callable[[str], None]) -> dict[str, dict[str, Any]]:
+    """The records an interrupted run with the same ``config`` left in ``run_dir``, by question id.
+
+    A partial file of another configuration is renamed out of the way; a line that is not a whole record (the run
+    was killed while writing it) ends what is read.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    partial, cfg_path = run_dir / PARTIAL, run_dir / RUN_CONFIG
+    done: dict[str, dict[str, Any]] = {}
+    try:
+        same = json.loads(cfg_path.read_text(encoding="utf-8")) == config
+    except (OSError, ValueError):
+        same = False
+    if same and partial.exists():
+        for line in partial.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                break
+            if record.get("id") in config["ids"]:
+                done[record["id"]] = record
+        # rewrite the file with the whole records only, so a torn last line does not stay in the middle
+        partial.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in done.values()),
+                           encoding="utf-8")
+        if done:
+            say(f"resuming: {len(done)} of {len(config['ids'])} questions already recorded in {partial}")
+    elif partial.exists():
+        partial.replace(partial.with_name(PARTIAL + ".old"))
+        say(f"{partial} was recorded with other settings: set aside as {PARTIAL}.old, starting over")
+    cfg_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return done
+
+
 async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, questions: list[dict[str, Any]],
-                   engine: str, timeout: float, say: Callable[[str], None]) -> list[dict[str, Any]]:
+                   engine: str, timeout: float, say: Callable[[str], None],
+                   done: dict[str, dict[str, Any]] | None = None, partial: Path | None = None) -> list[dict[str, Any]]:
     import anyio
 
     records = []
+    done = done or {}
     grader = Judge(judge_client) if judge_client is not None else None
     try:
         async with make(approach, ds, model_client, engine=engine) as runner:
             for i, q in enumerate(questions, 1):
+                if q["id"] in done:
+                    records.append(done[q["id"]])
+                    continue
                 start = time.perf_counter()
                 pred: Prediction | None = None
                 error = None
@@ -129,6 +182,9 @@ async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, ques
                     "answer_text": pred.text if pred else None, "source": pred.source if pred else None,
                     **({"details": pred.extra} if pred and pred.extra else {}),
                 })
+                if partial is not None:
+                    with partial.open("a", encoding="utf-8") as f:
+                        f.write(json.dumps(records[-1], ensure_ascii=False, default=str) + "\n")
                 mark = "ok " if em else ("ERR" if error else "-- ")
                 say(f"[{i}/{len(questions)}] {mark} {q['id']} {q.get('type', ''):<9} {seconds:6.2f}s  {q['question']}"
                     + (f"  ({error})" if error else ""))
