@@ -121,8 +121,12 @@ def analyze(
     ``@input``, ``@tool`` or ``@param``, and no rule or fact for a predicate that already exists. ``allow_params`` lets
     ``$name`` terms stand (catalog tool programs before their parameters are bound).
     """
-    return _Validator(program, externals or {}, external_columns or {}, data_root, bind_schemas or {}, synthesized,
-                      allow_params).run()
+    v = _Validator(program, externals or {}, external_columns or {}, data_root, bind_schemas or {}, synthesized,
+                   allow_params)
+    for check in (v.annotations, v.definitions, v.arities, v.reserved_strings, v.parameters, v.sources, v.data_types,
+                  v.rules, v.aggregate_heads, v.types, v.strata):
+        check()  # each pass adds its diagnostics; the first problem does not hide the others
+    return v.analysis()
 
 
 class _Validator:
@@ -144,118 +148,144 @@ class _Validator:
         if d not in self.diags:
             self.diags.append(d)
 
-    # ------------------------------------------------------------------------------------------------------------
-    def run(self) -> Analysis:
-        p = self.p
+    # --- the passes, in the order analyze() runs them ------------------------------------------------------------
+    def annotations(self) -> None:
+        """@input, @output, @bind, @mapping, @tool, @param, @role: their shapes, and the files bindings name."""
         self.declared_params: dict[str, tuple[ColType, str, Span | None]] = {}
         self.tool: tuple[str, str] | None = None
         self.failed_binds: set[str] = set()
-        inputs, outputs, binds = self._annotations()
-        heads: dict[str, list[A.Rule]] = {}
-        fact_rows: dict[str, list[tuple]] = {}
-        for stmt in p.statements:
+        self.inputs, self.outputs, self.binds = self._annotations()
+
+    def definitions(self) -> None:
+        """Which predicates rules and facts define, and that none of them is base data (or, in a synthesized
+        program, an existing predicate)."""
+        self.heads: dict[str, list[A.Rule]] = {}
+        self.fact_rows: dict[str, list[tuple]] = {}
+        for stmt in self.p.statements:
             match stmt:
                 case A.Rule(head=head):
                     for h in head:
-                        heads.setdefault(h.pred, []).append(stmt)
+                        self.heads.setdefault(h.pred, []).append(stmt)
                 case A.Fact(atom=atom):
-                    fact_rows.setdefault(atom.pred, [])
+                    self.fact_rows.setdefault(atom.pred, [])
                 case A.FactBlock(pred=pred):
-                    fact_rows.setdefault(pred, [])
-        self._arities(binds)
-        self._bound_columns(binds)
-        self._reserved_strings()
-        used_params: set[str] = set()
-        self._check_params(used_params)
-
-        external = {name for name in self.externals if name not in heads and name not in fact_rows}
-        bound_preds = {b.pred for b in binds}
-        for name in list(heads) + list(fact_rows):
-            if name in bound_preds or name in inputs:
-                span = (heads.get(name) or [None])[0]
-                self.error(span.span if span else self._fact_span(name),
-                           f"predicate {name!r} is base data (@bind/@input) and may not be defined by rules or facts")
+                    self.fact_rows.setdefault(pred, [])
+        self.bound_preds = {b.pred for b in self.binds}
+        for name in list(self.heads) + list(self.fact_rows):
+            first = (self.heads.get(name) or [None])[0]
+            span = first.span if first else self._fact_span(name)
+            if name in self.bound_preds or name in self.inputs:
+                self.error(span, f"predicate {name!r} is base data (@bind/@input) and may not be defined by rules or "
+                           "facts")
             if self.synthesized and name in self.externals:
-                span = (heads.get(name) or [None])[0]
-                self.error(span.span if span else self._fact_span(name),
-                           f"predicate {name!r} already exists; a synthesized program may only define new predicates")
+                self.error(span, f"predicate {name!r} already exists; a synthesized program may only define new "
+                           "predicates")
 
-        # every predicate read must come from somewhere
-        known = set(heads) | set(fact_rows) | bound_preds | set(inputs) | external | self.failed_binds
+    def arities(self) -> None:
+        """Every predicate used with one arity, bound sources included."""
+        self._arities(self.binds)
+        self._bound_columns(self.binds)
+
+    def reserved_strings(self) -> None:
+        """No string constant that looks like a labelled null."""
+        self._reserved_strings()
+
+    def parameters(self) -> None:
+        """``$name`` terms: declared with @param (catalog tools), else refused."""
+        self._check_params(set())
+
+    def sources(self) -> None:
+        """Every predicate read comes from somewhere: a rule, a fact, a binding, an input or an existing predicate."""
+        self.external = {n for n in self.externals if n not in self.heads and n not in self.fact_rows}
+        known = (set(self.heads) | set(self.fact_rows) | self.bound_preds | set(self.inputs) | self.external
+                 | self.failed_binds)
         for lit, span in self._all_body_atoms():
             if lit.pred not in known:
                 self.error(span, f"predicate {lit.pred!r} is not defined: no rule, fact, @bind or @input gives it"
                            + (" and it is no existing predicate" if self.externals or self.synthesized else ""))
-        for name, span in outputs:
+        for name, span in self.outputs:
             if name not in known:
                 self.error(span, f"@output predicate {name!r} is not defined by any rule, fact or binding")
-        # types from facts, mappings, bindings, externals
+
+    def data_types(self) -> None:
+        """Column types from existing predicates, bound data and facts; the facts' rows."""
         for name, types in self.externals.items():
             for i, t in enumerate(types):
                 self._set_col(name, i, t, None, f"existing predicate {name!r}")
         for name, types in self.bind_schemas.items():
             for i, t in enumerate(types):
                 self._set_col(name, i, t, None, f"data bound to {name!r}")
-        for stmt in p.statements:
+        for stmt in self.p.statements:
             if isinstance(stmt, A.FactBlock):
                 self._block_types(stmt)
-                fact_rows[stmt.pred].extend(stmt.rows)
+                self.fact_rows[stmt.pred].extend(stmt.rows)
             elif isinstance(stmt, A.Fact):
                 row = []
                 for i, t in enumerate(stmt.atom.args):
                     if isinstance(t, A.Const):
-                        self._set_col(stmt.atom.pred, i, type_of_value(t.value),
-                                      t.span or (stmt, i))
+                        self._set_col(stmt.atom.pred, i, type_of_value(t.value), t.span or (stmt, i))
                         row.append(t.value)
                     elif isinstance(t, A.Param):
                         self._set_col(stmt.atom.pred, i, self._param_type(t.name), t.span or stmt.span)
                         row.append(t)
                     else:
-                        self.error(t.span or stmt.span, f"fact {stmt.atom.pred!r} has variable {t.name!r}; facts must be ground")
-                fact_rows[stmt.atom.pred].append(tuple(row))
+                        self.error(t.span or stmt.span,
+                                   f"fact {stmt.atom.pred!r} has variable {t.name!r}; facts must be ground")
+                self.fact_rows[stmt.atom.pred].append(tuple(row))
 
-        rule_infos = [self._normalize(i, r) for i, r in enumerate(p.statements) if isinstance(r, A.Rule)]
-        constraint_infos = [self._normalize(i, A.Rule((), c.body, span=c.span)) for i, c in enumerate(p.statements)
-                            if isinstance(c, A.Constraint)]
-        self._check_aggregate_heads(rule_infos, heads)
-        self._infer_types(rule_infos + constraint_infos)
-        strata = self._stratify(rule_infos, heads)
+    def rules(self) -> None:
+        """Each rule and constraint normalized (safety, assignments in order, the aggregate, existentials)."""
+        self.rule_infos = [self._normalize(i, r) for i, r in enumerate(self.p.statements) if isinstance(r, A.Rule)]
+        self.constraint_infos = [self._normalize(i, A.Rule((), c.body, span=c.span))
+                                 for i, c in enumerate(self.p.statements) if isinstance(c, A.Constraint)]
 
+    def aggregate_heads(self) -> None:
+        """A predicate an aggregate defines has no other rule, and its head is well formed."""
+        self._check_aggregate_heads(self.rule_infos, self.heads)
+
+    def types(self) -> None:
+        """Column and variable types inferred to a fixpoint; clashes reported where they arise."""
+        self._infer_types(self.rule_infos + self.constraint_infos)
+
+    def strata(self) -> None:
+        """Strata in evaluation order; negation and aggregation through recursion refused (with the cycle)."""
+        self.strata_found = self._stratify(self.rule_infos, self.heads)
+
+    # --- the result ---------------------------------------------------------------------------------------------
+    def analysis(self) -> Analysis:
+        """The analysis the passes computed, or :class:`ValidationError` with every problem they found."""
+        p = self.p
         if self.diags:
             raise ValidationError(f"{len(self.diags)} problem(s) in {p.source}", self.diags, p.text)
-
-        # final schemas
         predicates: dict[str, PredInfo] = {}
-        all_preds = set(self.arity) | set(self.externals)
-        for name in sorted(all_preds):
+        for name in sorted(set(self.arity) | set(self.externals)):
             n = self.arity[name][0] if name in self.arity else len(self.externals[name])
             types = tuple(self.col_type.get((name, i), ("string", None))[0] for i in range(n))
             cols = tuple(self.col_name.get((name, i)) or (self.external_columns.get(name, ()) + (None,) * n)[i] or f"c{i}"
                          for i in range(n))
-            if name in heads:
+            if name in self.heads:
                 kind = "idb"
-            elif name in fact_rows:
+            elif name in self.fact_rows:
                 kind = "facts"
-            elif name in bound_preds:
+            elif name in self.bound_preds:
                 kind = "bind"
-            elif name in inputs:
+            elif name in self.inputs:
                 kind = "input"
             else:
                 kind = "external"
             predicates[name] = PredInfo(name, n, types, cols, kind)
-        final_rules = {ri.index: self._finish_types(ri, predicates) for ri in rule_infos}
-        strata_final = tuple(
-            Stratum(s.preds, tuple(final_rules[r.index] for r in s.rules), s.recursive) for s in strata)
-        constraints = tuple(self._finish_types(ri, predicates) for ri in constraint_infos)
+        final_rules = {ri.index: self._finish_types(ri, predicates) for ri in self.rule_infos}
+        strata = tuple(Stratum(s.preds, tuple(final_rules[r.index] for r in s.rules), s.recursive)
+                       for s in self.strata_found)
         return Analysis(
             program=p,
             predicates=predicates,
-            strata=strata_final,
-            constraints=constraints,
-            facts={k: tuple(v) for k, v in fact_rows.items()},
-            binds=tuple(binds),
-            outputs=tuple(n for n, _ in outputs),
-            inputs=tuple(inputs),
+            strata=strata,
+            constraints=tuple(self._finish_types(ri, predicates) for ri in self.constraint_infos),
+            facts={k: tuple(v) for k, v in self.fact_rows.items()},
+            binds=tuple(self.binds),
+            outputs=tuple(n for n, _ in self.outputs),
+            inputs=tuple(self.inputs),
             tool=self.tool,
             params=tuple((n, t, d) for n, (t, d, _) in self.declared_params.items()),
         )
