@@ -80,12 +80,12 @@ def evaluate(dataset: str, approach: str = "vadaorchestra", model: str | Path | 
     say = progress or (lambda _msg: None)
     config = {"dataset": ds.name, "approach": approach, "label": label, "model": str(model_path or model or ""),
               "judge": str(judge or ""), "engine": engine, "timeout": timeout, "ids": [q["id"] for q in questions]}
-    done = _resume(run_dir, config, say)
+    done, keep = _resume(run_dir, config, say)
     model_client = build_client(model, model_path)
     judge_client = build_client(judge) if judge is not None else None
     started = time.time()
     records = anyio.run(_run_all, ds, approach, model_client, judge_client, questions, engine, timeout, say, done,
-                        run_dir / PARTIAL)
+                        keep)
     summary = summarize(records, dataset=ds.name, approach=parse_approach(approach)[0], label=label,
                         model=str(model_path or model) if (model or model_path) else None,
                         judge_model=str(judge) if judge else None, limit=limit, engine=engine,
@@ -107,13 +107,15 @@ PARTIAL = "records.partial.jsonl"
 RUN_CONFIG = "run.json"
 
 
-def _resume(run_dir: Path, config: dict[str, Any], say: Callable[[str], None]) -> dict[str, dict[str, Any]]:
-    """The records an interrupted run with the same ``config`` left in ``run_dir``, by question id.
+def _resume(run_dir: Path, config: dict[str, Any], say: Callable[[str], None]
+            ) -> tuple[dict[str, dict[str, Any]], Callable[[dict[str, Any]], None]]:
+    """The records an interrupted run with the same ``config`` left in ``run_dir``, by question id, and the function
+    that appends a finished question's record.
 
     A partial file of another configuration is renamed out of the way; a line that is not a whole record (the run
-    was killed while writing it) ends what is read.
+    was killed while writing it) ends what is read. Nothing is written before the first record: a run refused
+    before its first question (no model, a model the approach cannot use) leaves no folder behind.
     """
-    run_dir.mkdir(parents=True, exist_ok=True)
     partial, cfg_path = run_dir / PARTIAL, run_dir / RUN_CONFIG
     done: dict[str, dict[str, Any]] = {}
     try:
@@ -136,13 +138,25 @@ def _resume(run_dir: Path, config: dict[str, Any], say: Callable[[str], None]) -
     elif partial.exists():
         partial.replace(partial.with_name(PARTIAL + ".old"))
         say(f"{partial} was recorded with other settings: set aside as {PARTIAL}.old, starting over")
-    cfg_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-    return done
+
+    started = [same and partial.exists()]
+
+    def keep(record: dict[str, Any]) -> None:
+        if not started[0]:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            cfg_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+            partial.write_text("", encoding="utf-8")
+            started[0] = True
+        with partial.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+
+    return done, keep
 
 
 async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, questions: list[dict[str, Any]],
                    engine: str, timeout: float, say: Callable[[str], None],
-                   done: dict[str, dict[str, Any]] | None = None, partial: Path | None = None) -> list[dict[str, Any]]:
+                   done: dict[str, dict[str, Any]] | None = None,
+                   keep: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     import anyio
 
     records = []
@@ -182,9 +196,8 @@ async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, ques
                     "answer_text": pred.text if pred else None, "source": pred.source if pred else None,
                     **({"details": pred.extra} if pred and pred.extra else {}),
                 })
-                if partial is not None:
-                    with partial.open("a", encoding="utf-8") as f:
-                        f.write(json.dumps(records[-1], ensure_ascii=False, default=str) + "\n")
+                if keep is not None:
+                    keep(records[-1])
                 mark = "ok " if em else ("ERR" if error else "-- ")
                 say(f"[{i}/{len(questions)}] {mark} {q['id']} {q.get('type', ''):<9} {seconds:6.2f}s  {q['question']}"
                     + (f"  ({error})" if error else ""))
