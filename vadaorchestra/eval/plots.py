@@ -63,7 +63,8 @@ def accuracy_by_approach(out_dir: Path, dataset: str) -> Path | None:
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("accuracy")
     ax.set_title(f"{dataset}: accuracy per approach")
-    ax.legend(loc="upper right", fontsize=7, ncols=2)
+    # outside the axes: inside, it covered the bars of the last run
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
     fig.tight_layout()
     path = Path(out_dir) / ACCURACY_PNG
     fig.savefig(path, dpi=120)
@@ -78,10 +79,14 @@ def accuracy_vs_complexity(out_dir: Path, dataset: str) -> Path | None:
         return None
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    for summary, records in found:
+    styles = ("-", "--", ":", "-.")
+    for i, (summary, records) in enumerate(found):
         points = [(t, a) for t, a in cumulative_accuracy(records, THRESHOLDS) if a is not None]
         if points:
-            ax.step([t for t, _ in points], [a for _, a in points], where="post", label=summary.get("label", "?"))
+            # a line style per run besides its colour: two runs with the same accuracies would hide each other
+            n = sum(1 for x in records if x.get("complexity") is not None)
+            ax.step([t for t, _ in points], [a for _, a in points], where="post", linestyle=styles[i % len(styles)],
+                    linewidth=1.6, label=f"{summary.get('label', '?')} (n={n})")
     from matplotlib.ticker import FixedLocator, ScalarFormatter
 
     ax.set_xscale("log")
