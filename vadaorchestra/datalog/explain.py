@@ -24,7 +24,7 @@ import duckdb
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
-from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, _Run
+from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, Run
 from vadaorchestra.datalog.printer import format_const, format_statement
 from vadaorchestra.datalog.types import fits
 from vadaorchestra.datalog.validator import Analysis, RuleInfo
@@ -98,7 +98,7 @@ class NotDerived(VadaError):
     """The fact does not hold in the program's result."""
 
 
-class _RankedRun(_Run):
+class _RankedRun(Run):
     """An evaluation that keeps, for the predicates of recursive strata, the round each fact first appeared in."""
 
     use_cte = False  # every round must be seen
@@ -117,15 +117,15 @@ class _RankedRun(_Run):
                     continue
                 target = f"main.{S.quote_ident('r_' + pred)}"
                 if pred not in self.ranked:
-                    self.exec(f"CREATE TABLE {target} AS SELECT *, {self.rank_no} AS r FROM {table}")
+                    self.store.exec(f"CREATE TABLE {target} AS SELECT *, {self.rank_no} AS r FROM {table}")
                     self.ranked.add(pred)
                 else:
-                    self.exec(f"INSERT INTO {target} SELECT *, {self.rank_no} AS r FROM {table}")
+                    self.store.exec(f"INSERT INTO {target} SELECT *, {self.rank_no} AS r FROM {table}")
         return out
 
 
 class _RankingEngine(DuckDBEngine):
-    def new_run(self, analysis: Analysis, inputs, null_start: int) -> _Run:
+    def new_run(self, analysis: Analysis, inputs, null_start: int) -> Run:
         return _RankedRun(self, analysis, inputs, null_start)
 
 
@@ -174,7 +174,7 @@ class Explainer:
             run.load()
             run.run_strata()
             for pred, table in run.tables.items():
-                run.exec(f"CREATE TABLE main.{self._table(pred)} AS SELECT * FROM {table}")
+                run.store.exec(f"CREATE TABLE main.{self._table(pred)} AS SELECT * FROM {table}")
         finally:
             run.cleanup()
         self.ranked = run.ranked

@@ -9,8 +9,6 @@ each round (their value per group at the fixpoint is what remains); existential 
 from __future__ import annotations
 
 import functools
-import itertools
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -19,12 +17,12 @@ import duckdb
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
-from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
+from vadaorchestra.datalog.engines.store import RelationStore
+from vadaorchestra.datalog.validator import Analysis, Bind, RuleInfo, Stratum
 from vadaorchestra.errors import (
     Cancelled,
     ConstraintViolation,
     Diagnostic,
-    EngineError,
     LimitExceeded,
     RoundLimitExceeded,
     VadaError,
@@ -33,7 +31,6 @@ from vadaorchestra.errors import (
 if TYPE_CHECKING:
     from vadaorchestra.datalog.limits import Budget
 
-_RUN_IDS = itertools.count(1)
 DUCKDB_TYPE_MAP = {
     "VARCHAR": "string", "BOOLEAN": "bool", "DOUBLE": "float", "FLOAT": "float", "REAL": "float",
     "BIGINT": "int", "INTEGER": "int", "SMALLINT": "int", "TINYINT": "int", "HUGEINT": "int", "UBIGINT": "int",
@@ -105,24 +102,32 @@ class DuckDBEngine:
         finally:
             run.cleanup()
 
-    def new_run(self, analysis: Analysis, inputs, null_start: int) -> _Run:
+    def new_run(self, analysis: Analysis, inputs, null_start: int) -> Run:
         """The per-evaluation state; engines built on this one return their own subclass."""
-        return _Run(self, analysis, inputs, null_start)
+        return Run(self, analysis, inputs, null_start)
+
+    def new_store(self, analysis: Analysis) -> RelationStore:
+        """Where a run keeps its relations: TEMP tables of the connection."""
+        return RelationStore(self.con, budget=self.budget, text=analysis.program.text)
 
 
-class _Run:
+class Run:
+    """One evaluation of an analysis: strata in order, each by the strategy :meth:`strategy` picks, every relation
+    in the engine's :class:`~vadaorchestra.datalog.engines.store.RelationStore` (``self.store``).
+
+    The SQL rounds are the default strategy: a non-recursive stratum is one round; a recursive one runs semi-naive
+    rounds (:meth:`round`: the plain rules on the last round's deltas, then :meth:`finish_round`: the chase and the
+    aggregates) until no delta is left. Engines built on this one extend those steps (Soufflé, explain's ranks).
+    """
+
     def __init__(self, engine: DuckDBEngine, analysis: Analysis, inputs, null_start: int):
         self.engine = engine
-        self.con = engine.con
+        self.store = engine.new_store(analysis)
         self.a = analysis
         self.inputs = inputs
-        self.prefix = f"__vo{next(_RUN_IDS)}_"
         self.tables: dict[str, str] = {}
-        self.created: dict[str, str] = {}  # name -> kind (TABLE, VIEW) of what cleanup drops, in creation order
         self.next_null = null_start
-        self.attached: list[str] = []
         self.round_no = 0
-        self.db_columns: dict[str, list[str]] | None = None  # main schema tables and views -> columns, read once
         self.views: set[str] = set()
         self.sets: set[str] = set()
         self.kept: set[str] = set()
@@ -135,7 +140,7 @@ class _Run:
     def run_strata(self) -> None:
         for stratum in self.a.strata:
             try:
-                self.stratum(stratum)
+                self.strategy(stratum)(stratum)
             except (duckdb.InterruptException, LimitExceeded, Cancelled) as exc:
                 # stopped in a statement that names no rule (a count, a copy of a round's delta): name the stratum's
                 budget = self.engine.budget
@@ -178,37 +183,8 @@ class _Run:
         return {p for p, i in self.a.predicates.items() if i.kind not in ("input", "external") or p in self.inputs}
 
     # --- plumbing ---------------------------------------------------------------------------------------------------
-    def exec(self, sql: str, label: str = "", span=None, params=None):
-        budget = self.engine.budget
-        if budget is not None:
-            budget.check(label, span, self.a.program.text)
-        try:
-            return self.con.execute(sql, params) if params is not None else self.con.execute(sql)
-        except duckdb.InterruptException:
-            if budget is not None and budget.reason is not None:
-                raise budget.error(label, span, self.a.program.text) from None
-            text = f"{label}: interrupted" if label else "interrupted"
-            raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text) from None
-        except duckdb.OutOfMemoryException:
-            raise self.out_of_memory(label, span) from None
-        except duckdb.Error as exc:
-            msg = str(exc).split("\n")[0]
-            for prefix in ("Invalid Input Error: ", "Conversion Error: ", "Out of Range Error: "):
-                msg = msg.replace(prefix, "")
-            if "INT128" in msg or "HUGEINT" in msg:  # the exact float sum of sql._EXACT_SUM ran out of range
-                msg = ("a float sum reaches 2^63 (9.2e18) in magnitude: floats are summed exactly, as fixed point "
-                       "with 64 fraction bits, up to that bound (docs/LANGUAGE-NOTES.md)")
-            text = f"{label}: {msg}" if label and label not in msg else msg
-            raise EngineError(text, [Diagnostic(span, text)] if span else [], self.a.program.text) from None
-
     def out_of_memory(self, label: str, span) -> LimitExceeded:
-        try:
-            limit = self.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
-        except duckdb.Error:
-            limit = "?"
-        where = f" while evaluating the {label}" if label.startswith("rule") else f" while {label}" if label else ""
-        text = f"memory limit exceeded: the call needed more than the database's {limit}{where}; nothing was written"
-        return LimitExceeded(text, [Diagnostic(span, text)] if span else [], self.a.program.text, limit="memory")
+        return self.store.out_of_memory(label, span)
 
     def check_rows(self, stratum: Stratum) -> None:
         """Fail when a predicate of the stratum holds more facts than the engine's ``max_rows``."""
@@ -218,165 +194,47 @@ class _Run:
         for p in stratum.preds:
             if p in self.views or p not in self.tables:
                 continue
-            n = self.count(self.tables[p])
+            n = self.store.count(self.tables[p])
             if n > cap:
                 ri = next(r for r in stratum.rules if any(h.pred == p for h in r.rule.head))
                 text = (f"row limit exceeded: {p!r} holds {n} facts, more than the {cap} a predicate may hold, "
                         f"derived by the {S.rule_label(ri)}; nothing was written")
                 raise LimitExceeded(text, [Diagnostic(ri.span, text)], self.a.program.text, limit="rows")
 
-    def temp(self, base: str) -> str:
-        return S.quote_ident(self.prefix + base)
-
-    def count(self, table: str) -> int:
-        return self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-
-    def drop(self, table: str) -> None:
-        """Drop a TEMP table of this run now (cleanup then has nothing left to do for it)."""
-        self.con.execute(f"DROP TABLE IF EXISTS {table}")
-        self.created.pop(table, None)
-
-    def columns_ddl(self, info: PredInfo) -> str:
-        if info.arity == 0:
-            return "c_ BOOLEAN"
-        return ", ".join(f"c{i} {S.SQL_TYPES[t]}" for i, t in enumerate(info.types))
-
-    def create_table(self, name: str, info: PredInfo) -> str:
-        table = self.temp(name)
-        self.exec(f"CREATE TEMP TABLE {table} ({self.columns_ddl(info)})")
-        self.created[table] = "TABLE"
-        return table
-
     def cleanup(self) -> None:
-        for name, kind in reversed(list(self.created.items())):
-            try:
-                self.con.execute(f"DROP {kind} IF EXISTS {name}")
-            except duckdb.Error:
-                pass
-        for alias in self.attached:
-            try:
-                self.con.execute(f"DETACH {alias}")
-            except duckdb.Error:
-                pass
+        self.store.cleanup()
 
     # --- loading ----------------------------------------------------------------------------------------------------
     def load(self) -> None:
+        """Base data, facts and inputs into the store; an empty relation for every predicate rules derive."""
         binds = {b.pred: b for b in self.a.binds}
+        store = self.store
         for name, info in self.a.predicates.items():
             if info.kind == "bind":
-                self.tables[name] = self.load_bind(binds[name], info)
+                self.tables[name] = store.load_bind(binds[name], info)
             elif info.kind in ("input", "external"):
-                self.tables[name] = self.load_external(name, info)
+                self.tables[name] = (store.load_input(name, info, self.inputs[name]) if name in self.inputs
+                                     else store.load_table(name, info))
             else:
-                self.tables[name] = self.create_table(name, info)
+                self.tables[name] = store.create_table(name, info)
                 rows = self.a.facts.get(name, ())
                 if rows:
-                    self.insert_rows(self.tables[name], info, rows)
-
-    def insert_rows(self, table: str, info: PredInfo, rows: Sequence[tuple]) -> None:
-        if info.arity == 0:
-            self.exec(f"INSERT INTO {table} VALUES (TRUE)")
-            return
-        if 20 < len(rows) <= 250_000 and "pandas" not in sys.modules:
-            # as one list per column, unnested by DuckDB: no pandas to import (0.6 s of a cold `datalog run`), no
-            # SQL text to parse (17 relations of LUBM, 8 to 1,000 rows: 0.23 s as VALUES, 0.02 s this way);
-            # beyond this size a DataFrame is faster (1M numeric rows: 0.9 s against 2.1 s)
-            columns = [[r[i] for r in rows] for i in range(info.arity)]
-            cols = ", ".join(f"unnest(${i + 1}::{S.SQL_TYPES[t]}[]) AS c{i}" for i, t in enumerate(info.types))
-            self.exec(f"INSERT INTO {table} SELECT DISTINCT * FROM (SELECT {cols})", f"loading rows of {table}",
-                      params=columns)
-            return
-        if len(rows) > 1000:  # large inputs travel as a DataFrame, not as SQL text
-            import pandas as pd
-
-            frame = pd.DataFrame(rows, columns=[f"c{i}" for i in range(info.arity)])
-            name = f"{self.prefix}rows"
-            self.con.register(name, frame)
-            try:
-                casts = ", ".join(f"CAST(c{i} AS {S.SQL_TYPES[t]})" for i, t in enumerate(info.types))
-                self.exec(f"INSERT INTO {table} SELECT DISTINCT {casts} FROM {S.quote_ident(name)}",
-                          f"loading rows of {table}")
-            finally:
-                self.con.unregister(name)
-            return
-        values = ", ".join("(" + ", ".join(S.sql_literal(v, t) for v, t in zip(r, info.types, strict=True)) + ")"
-                           for r in rows)
-        self.exec(f"INSERT INTO {table} SELECT DISTINCT * FROM (VALUES {values})")
-
-    def load_external(self, name: str, info: PredInfo) -> str:
-        if name in self.inputs:
-            table = self.create_table(name, info)
-            rows = [tuple(r) for r in self.inputs[name]]
-            bad = [r for r in rows if len(r) != info.arity]
-            if bad:
-                raise EngineError(f"input rows for {name!r} must have {info.arity} values, got {bad[0]!r}")
-            if rows:
-                self.insert_rows(table, info, rows)
-            return table
-        if self.db_columns is None:  # every table and view of the database's main schema, in one query
-            self.db_columns = {}
-            for table, column in self.con.execute(
-                    "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
-                    "AND database_name = current_database() ORDER BY table_name, column_index").fetchall():
-                self.db_columns.setdefault(table, []).append(column)
-        if name not in self.db_columns:
-            raise EngineError(f"no data for predicate {name!r}: it is neither bound with @bind nor a table of the "
-                              "database")
-        cols = self.db_columns[name]
-        if len(cols) != info.arity:
-            raise EngineError(f"table {name!r} has {len(cols)} columns but the program uses {info.arity}")
-        view = self.temp(name)
-        select = ", ".join(f"CAST({S.quote_ident(c)} AS {S.SQL_TYPES[t]}) AS c{i}"
-                           for i, (c, t) in enumerate(zip(cols, info.types, strict=True))) or "TRUE AS c_"
-        self.exec(f"CREATE TEMP VIEW {view} AS SELECT {select} FROM main.{S.quote_ident(name)}")
-        self.created[view] = "VIEW"
-        return view
-
-    def load_bind(self, bind: Bind, info: PredInfo) -> str:
-        path = S.sql_string(str(bind.path))
-        label = f"@bind of {bind.pred!r} ({bind.path.name})"
-        match bind.kind:
-            case "csv":
-                source = f"read_csv({path}, header = true, all_varchar = true)"
-            case "parquet":
-                source = f"read_parquet({path})"
-            case "duckdb":
-                alias = S.quote_ident(self.prefix + "db" + str(len(self.attached)))
-                self.exec(f"ATTACH {path} AS {alias} (READ_ONLY)", label, bind.span)
-                self.attached.append(alias)
-                source = f"{alias}.main.{S.quote_ident(bind.table or bind.pred)}"
-            case _:
-                raise EngineError(f"unknown @bind kind {bind.kind!r}")
-        cols = [r[0] for r in self.exec(f"DESCRIBE SELECT * FROM {source}", label, bind.span).fetchall()]
-        if len(cols) != info.arity:
-            text = f"{label}: the source has {len(cols)} column(s) but {bind.pred!r} has {info.arity}"
-            raise EngineError(text, [Diagnostic(bind.span, text)], self.a.program.text)
-        exprs = []
-        for i, (c, t) in enumerate(zip(cols, info.types, strict=True)):
-            col = S.quote_ident(c)
-            if t == "string":
-                exprs.append(f"COALESCE(CAST({col} AS VARCHAR), '') AS c{i}")
-            else:
-                exprs.append(f"CAST({col} AS {S.SQL_TYPES[t]}) AS c{i}")
-        table = self.temp(bind.pred)
-        self.exec(f"CREATE TEMP TABLE {table} AS SELECT DISTINCT {', '.join(exprs)} FROM {source}", label, bind.span)
-        self.created[table] = "TABLE"
-        nulls = " OR ".join(f"c{i} IS NULL" for i in range(info.arity))
-        if nulls and self.con.execute(f"SELECT count(*) FROM {table} WHERE {nulls}").fetchone()[0]:
-            text = f"{label}: empty value in a {'/'.join(sorted(set(info.types) - {'string'}))} column"
-            raise EngineError(text, [Diagnostic(bind.span, text)], self.a.program.text)
-        return table
+                    store.insert_rows(self.tables[name], info, rows)
 
     # --- strata -----------------------------------------------------------------------------------------------------
     use_cte = True  # linear recursion as one WITH RECURSIVE query (off where every round must be seen: explain)
+
+    def strategy(self, stratum: Stratum) -> Callable[[Stratum], None]:
+        """How ``stratum`` is evaluated: a linear recursion the store can run as one recursive query
+        (:meth:`linear_cte`), else the SQL rounds (:meth:`stratum`). Engines built on this one add their own."""
+        if stratum.recursive and self.use_cte and self.store.recursive_union and linear(stratum):
+            return self.linear_cte
+        return self.stratum
 
     def stratum(self, stratum: Stratum) -> None:
         self.engine.progress(f"stratum {', '.join(stratum.preds)}" + (" (recursive)" if stratum.recursive else ""))
         if not stratum.recursive:
             self.round(stratum, None)
-            self.check_rows(stratum)
-            return
-        if self.use_cte and self.linear_cte(stratum):
             self.check_rows(stratum)
             return
         deltas = self.round(stratum, None)
@@ -393,20 +251,14 @@ class _Run:
         self.drop_deltas(deltas)
         self.check_rows(stratum)
 
-    def linear_cte(self, stratum: Stratum) -> bool:
-        """One predicate defined by plain rules that read it at most once each and compute no new values (transitive
-        closure, reachability): DuckDB's own recursive CTE (UNION: set semantics, so it terminates) computes the same
-        fixpoint as the semi-naive rounds, in one query. False (nothing done) for any other stratum."""
-        if len(stratum.preds) != 1:
-            return False
+    def linear_cte(self, stratum: Stratum) -> None:
+        """A stratum :func:`linear` accepts (transitive closure, reachability): DuckDB's own recursive CTE (UNION:
+        set semantics, so it terminates) computes the same fixpoint as the semi-naive rounds, in one query."""
+        self.engine.progress(f"stratum {', '.join(stratum.preds)} (recursive, one query)")
         (p,) = stratum.preds
-        for ri in stratum.rules:
-            if (ri.aggregate is not None or ri.existentials or ri.assignments or len(ri.rule.head) != 1
-                    or any(a.pred == p for a in ri.negations) or sum(a.pred == p for a in ri.positives) > 1):
-                return False
         info = self.a.predicates[p]
         full = self.tables[p]
-        rec = S.quote_ident(self.prefix + p + "_rec")
+        rec = self.store.temp(p + "_rec")
         base, step = [f"SELECT * FROM {full}"], []
         for ri in stratum.rules:
             tables, negs = self.rule_tables(ri, None, None)
@@ -414,21 +266,19 @@ class _Run:
             for k in recursive:
                 tables[k] = rec
             (base if not recursive else step).append(S.rule_sql(ri, ri.rule.head[0], info.types, tables, negs))
-        if not step:
-            return False
         cols = ", ".join(f"c{i}" for i in range(info.arity)) or "c_"
         union = " UNION ".join(f"({q})" for q in base)
         steps = " UNION ALL ".join(f"({q})" for q in step)
         label = f"rules for {p!r}" if len(stratum.rules) > 1 else S.rule_label(stratum.rules[0])
-        self.exec(f"INSERT INTO {full} WITH RECURSIVE {rec}({cols}) AS (SELECT * FROM ({union}) "
-                  f"UNION SELECT * FROM ({steps})) SELECT * FROM {rec} EXCEPT SELECT * FROM {full}", label,
-                  stratum.rules[0].span if len(stratum.rules) == 1 else None)
-        return True
+        self.store.insert(full, f"WITH RECURSIVE {rec}({cols}) AS (SELECT * FROM ({union}) UNION SELECT * FROM "
+                          f"({steps})) SELECT * FROM {rec} EXCEPT SELECT * FROM {full}", label,
+                          stratum.rules[0].span if len(stratum.rules) == 1 else None)
+        self.check_rows(stratum)
 
     def drop_deltas(self, deltas) -> None:
         for _, table in deltas.values():
             if table:
-                self.drop(table)
+                self.store.drop(table)
 
     def round_limit(self, stratum: Stratum, deltas) -> RoundLimitExceeded:
         active = [ri for ri in stratum.rules if any(deltas.get(h.pred, (0, None))[0] for h in ri.rule.head)]
@@ -501,7 +351,7 @@ class _Run:
         sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
             self.round_no += 1
-            new = {p: self.temp(f"{p}_new{self.round_no}") for p in preds}
+            new = {p: self.store.temp(f"{p}_new{self.round_no}") for p in preds}
         for p in preds:
             full = self.tables[p]
             parts = selects[p]
@@ -515,21 +365,18 @@ class _Run:
                     if checked:
                         union_checked = " UNION ".join(f"({q})" for q in checked)
                         queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity)})")
-                    sizes[p] = self.exec(f"CREATE TEMP TABLE {new[p]} AS {' UNION '.join(queries)}", label,
-                                         span).fetchone()[0]
-                    self.created[new[p]] = "TABLE"
+                    sizes[p] = self.store.create(new[p], " UNION ".join(queries), label, span)
                 else:  # no table until a chase or an aggregate adds to it: most rounds of a long cycle add nothing
                     sizes[p] = 0  # to most of its predicates (company control: 2 of 3 in every round)
             elif parts:
                 distinct = "" if len(parts) > 1 else "DISTINCT "  # UNION already removes duplicates
                 if p in self.views:
-                    self.tables[p] = self.temp(p + "_view")
-                    self.exec(f"CREATE TEMP VIEW {self.tables[p]} AS SELECT {distinct}* FROM ({union})", label, span)
-                    self.created[self.tables[p]] = "VIEW"
+                    self.tables[p] = self.store.temp(p + "_view")
+                    self.store.view(self.tables[p], f"SELECT {distinct}* FROM ({union})", label, span)
                 elif self.a.facts.get(p):
-                    self.exec(f"INSERT INTO {full} ({union}) EXCEPT (SELECT * FROM {full})", label, span)
+                    self.store.insert(full, f"({union}) EXCEPT (SELECT * FROM {full})", label, span)
                 else:
-                    self.exec(f"INSERT INTO {full} SELECT {distinct}* FROM ({union})", label, span)
+                    self.store.insert(full, f"SELECT {distinct}* FROM ({union})", label, span)
         return self.finish_round(stratum, deltas, new, {p for p in preds if selects[p]}, sizes)
 
     def finish_round(self, stratum: Stratum, deltas, new: dict[str, str] | None, derived: set[str],
@@ -539,7 +386,7 @@ class _Run:
         if new is not None:
             for p in stratum.preds:
                 if p in derived:
-                    self.exec(f"INSERT INTO {self.tables[p]} SELECT * FROM {new[p]}")
+                    self.store.insert(self.tables[p], f"SELECT * FROM {new[p]}")
         for ri in stratum.rules:
             if ri.existentials:
                 self.chase(ri, stratum, deltas, new)
@@ -553,15 +400,14 @@ class _Run:
             return {}
         rewritten = {h.pred for ri in stratum.rules if ri.existentials or ri.aggregate is not None for h in ri.rule.head}
         known = {p: n for p, n in (sizes or {}).items() if p not in rewritten} | aggregated
-        made = {p: new[p] if new[p] in self.created else None for p in stratum.preds}
-        return {p: (known[p] if p in known else self.count(made[p]) if made[p] else 0, made[p])
+        made = {p: new[p] if self.store.made(new[p]) else None for p in stratum.preds}
+        return {p: (known[p] if p in known else self.store.count(made[p]) if made[p] else 0, made[p])
                 for p in stratum.preds}
 
     def ensure_new(self, new: dict[str, str], pred: str) -> str:
         """This round's table of ``pred``'s new tuples, created empty when nothing has made it yet."""
-        if new[pred] not in self.created:
-            self.exec(f"CREATE TEMP TABLE {new[pred]} ({self.columns_ddl(self.a.predicates[pred])})")
-            self.created[new[pred]] = "TABLE"
+        if not self.store.made(new[pred]):
+            self.store.create_empty(new[pred], self.a.predicates[pred])
         return new[pred]
 
     @functools.cached_property
@@ -611,26 +457,22 @@ class _Run:
         label = S.rule_label(ri)
         if transient:  # its one rule: nothing else made this round's table
             assert new is not None
-            n = self.exec(f"CREATE TEMP TABLE {new[head]} AS {select}", label, ri.span).fetchone()[0]
-            self.created[new[head]] = "TABLE"
-            return n
+            return self.store.create(new[head], select, label, ri.span)
         if new is None:
             if head in self.views:
-                self.tables[head] = self.temp(head + "_view")
-                self.exec(f"CREATE TEMP VIEW {self.tables[head]} AS {select}", label, ri.span)
-                self.created[self.tables[head]] = "VIEW"
+                self.tables[head] = self.store.temp(head + "_view")
+                self.store.view(self.tables[head], select, label, ri.span)
             elif self.a.facts.get(head):
-                self.exec(f"INSERT INTO {full} ({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
+                self.store.insert(full, f"({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
             else:
-                self.exec(f"INSERT INTO {full} {select}", label, ri.span)
+                self.store.insert(full, select, label, ri.span)
             return None
-        fresh = self.temp(f"{head}_agg")
-        self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {select}", label, ri.span)
-        self.created[fresh] = "TABLE"
+        fresh = self.store.temp(f"{head}_agg")
+        self.store.create(fresh, select, label, ri.span, replace=True)
         if touched is not None:
             table, columns = touched
             self.replace_groups(head, fresh, new, columns, table)
-            self.drop(table)
+            self.store.drop(table)
         else:
             self.replace_aggregate(head, fresh, new)
         return None
@@ -661,9 +503,8 @@ class _Run:
             return None
         if inline:  # read once: a subquery, not a table
             return f"({' UNION '.join(parts)})", columns
-        table = self.temp(f"{head.pred}_touched")
-        self.exec(f"CREATE OR REPLACE TEMP TABLE {table} AS {' UNION '.join(parts)}", S.rule_label(ri), ri.span)
-        self.created[table] = "TABLE"
+        table = self.store.temp(f"{head.pred}_touched")
+        self.store.create(table, " UNION ".join(parts), S.rule_label(ri), ri.span, replace=True)
         return table, columns
 
     def replace_groups(self, head: str, fresh: str, new: dict[str, str], columns: list[int], touched: str) -> None:
@@ -671,27 +512,27 @@ class _Run:
         delta and replace the old value of their group. Drops ``fresh``."""
         full = self.tables[head]
         on = " AND ".join(f"f.c{j} = t.g{i}" for i, j in enumerate(columns))
-        changed = self.exec(f"INSERT INTO {self.ensure_new(new, head)} SELECT * FROM {fresh} EXCEPT "
-                            f"SELECT f.* FROM {full} AS f SEMI JOIN {touched} AS t ON {on}").fetchone()[0]
+        changed = self.store.insert(self.ensure_new(new, head), f"SELECT * FROM {fresh} EXCEPT "
+                                    f"SELECT f.* FROM {full} AS f SEMI JOIN {touched} AS t ON {on}")
         if changed:
             same = " AND ".join(f"n.c{j} = f.c{j}" for j in columns)
-            self.exec(f"DELETE FROM {full} AS f WHERE EXISTS (SELECT 1 FROM {new[head]} AS n WHERE {same})")
-            self.exec(f"INSERT INTO {full} SELECT * FROM {new[head]}")
-        self.drop(fresh)
+            self.store.delete(full, "f", f"EXISTS (SELECT 1 FROM {new[head]} AS n WHERE {same})")
+            self.store.insert(full, f"SELECT * FROM {new[head]}")
+        self.store.drop(fresh)
 
     def replace_aggregate(self, head: str, fresh: str, new: dict[str, str] | None) -> None:
         """Make ``fresh`` (this round's aggregate values) the content of ``head``; inside recursion (``new`` given)
         its new rows are the round's delta, and a value that changed replaces the old one. Drops ``fresh``."""
         full = self.tables[head]
+        store = self.store
         if new is None:
-            self.exec(f"INSERT INTO {full} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+            store.insert(full, f"SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
         else:
-            self.exec(f"INSERT INTO {self.ensure_new(new, head)} SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
-            if self.count(new[head]) or self.con.execute(
-                    f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})").fetchone()[0]:
-                self.exec(f"DELETE FROM {full}")
-                self.exec(f"INSERT INTO {full} SELECT * FROM {fresh}")
-        self.drop(fresh)
+            store.insert(self.ensure_new(new, head), f"SELECT * FROM {fresh} EXCEPT SELECT * FROM {full}")
+            if store.count(new[head]) or store.value(
+                    f"SELECT count(*) FROM (SELECT * FROM {full} EXCEPT SELECT * FROM {fresh})"):
+                store.replace_rows(full, fresh)
+        store.drop(fresh)
 
     def chase(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> None:
         """One restricted-chase step of an existential rule: fresh nulls for frontier bindings not yet satisfied."""
@@ -704,12 +545,10 @@ class _Run:
         """Give fresh nulls to the frontier bindings of ``body`` (columns ``"v_<Var>"``) that no head facts satisfy
         yet, numbered in frontier order, and add the head facts (also to this round's ``new`` tables)."""
         label = S.rule_label(ri)
-        cand = self.temp("chase")
+        store = self.store
+        cand = store.temp("chase")
         head_tables = [self.tables[h.pred] for h in ri.rule.head]
-        self.exec(f"CREATE OR REPLACE TEMP TABLE {cand} AS {S.existential_candidates_sql(ri, body, head_tables)}",
-                  label, ri.span)
-        self.created[cand] = "TABLE"
-        n = self.count(cand)
+        n = store.create(cand, S.existential_candidates_sql(ri, body, head_tables), label, ri.span, replace=True)
         if n == 0:
             return
         m = len(ri.existentials)
@@ -717,19 +556,17 @@ class _Run:
         nulls = ", ".join(
             f"'_:n' || CAST({self.next_null} + (row_number() OVER (ORDER BY {order}) - 1) * {m} + {i} AS VARCHAR) AS e{i}"
             for i in range(m))
-        with_nulls = self.temp("chase_nulls")
-        self.exec(f"CREATE OR REPLACE TEMP TABLE {with_nulls} AS SELECT *, {nulls} FROM {cand}", label, ri.span)
-        self.created[with_nulls] = "TABLE"
+        with_nulls = store.temp("chase_nulls")
+        store.create(with_nulls, f"SELECT *, {nulls} FROM {cand}", label, ri.span, replace=True)
         self.next_null += n * m
         for head in ri.rule.head:
             info = self.a.predicates[head.pred]
             select = S.existential_head_sql(ri, head, info.types, with_nulls)
+            full = self.tables[head.pred]
             if new is not None:
-                self.exec(f"INSERT INTO {self.ensure_new(new, head.pred)} ({select}) "
-                          f"EXCEPT (SELECT * FROM {self.tables[head.pred]})",
-                          label, ri.span)
-            self.exec(f"INSERT INTO {self.tables[head.pred]} ({select}) EXCEPT (SELECT * FROM {self.tables[head.pred]})",
-                      label, ri.span)
+                store.insert(self.ensure_new(new, head.pred), f"({select}) EXCEPT (SELECT * FROM {full})", label,
+                             ri.span)
+            store.insert(full, f"({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
 
     # --- constraints, results ---------------------------------------------------------------------------------------
     def check_constraints(self) -> None:
@@ -738,7 +575,7 @@ class _Run:
             body, _ = S.bindings_sql(ri, tables, negs)
             names = [n for n in ri.body_vars if not n.startswith("_")]
             limit = self.engine.max_witnesses
-            rows = self.exec(f"SELECT * FROM ({body}) ORDER BY ALL LIMIT {limit + 1}", S.rule_label(ri), ri.span).fetchall()
+            rows = self.store.rows(f"SELECT * FROM ({body}) ORDER BY ALL LIMIT {limit + 1}", S.rule_label(ri), ri.span)
             if rows:
                 witnesses = [dict(zip(ri.body_vars, r, strict=False)) for r in rows[:limit]]
                 shown = "; ".join(", ".join(f"{k}={v!r}" for k, v in w.items() if k in names) for w in witnesses[:3])
@@ -749,37 +586,29 @@ class _Run:
     def fetch(self, pred: str, limit: int | None = None) -> list[tuple]:
         info = self.a.predicates[pred]
         if info.arity == 0:
-            return [()] * min(1, self.count(self.tables[pred]), 1 if limit is None else limit)
-        tail = "" if limit is None else f" LIMIT {int(limit)}"
-        return self.con.execute(f"SELECT * FROM {self.tables[pred]} ORDER BY ALL{tail}").fetchall()
+            return [()] * min(1, self.store.count(self.tables[pred]), 1 if limit is None else limit)
+        return self.store.fetch(self.tables[pred], limit)
 
     def cardinality(self, pred: str) -> int:
-        n = self.count(self.tables[pred])
+        n = self.store.count(self.tables[pred])
         return min(n, 1) if self.a.predicates[pred].arity == 0 else n
 
     def materialize(self, targets: Mapping[str, str], append: bool = False) -> None:
-        self.exec("BEGIN TRANSACTION")
-        try:
-            for pred, table in targets.items():
-                info = self.a.predicates[pred]
-                cols = ", ".join(f"c{i} AS {S.quote_ident(c)}" for i, c in enumerate(info.columns)) or "c_"
-                target = f"main.{S.quote_ident(table)}"
-                select = f"SELECT {cols} FROM {self.tables[pred]}"
-                if append:
-                    self.exec(f"CREATE TABLE IF NOT EXISTS {target} AS {select} LIMIT 0", f"materializing {pred!r}")
-                    self.exec(f"INSERT INTO {target} SELECT * FROM ({select} EXCEPT SELECT * FROM {target}) "
-                              "ORDER BY ALL", f"materializing {pred!r}")
-                    continue
-                self.exec(f"CREATE OR REPLACE TABLE {target} AS {select} ORDER BY ALL", f"materializing {pred!r}")
-            self.exec("COMMIT")
-            if self.engine.budget is not None:
-                self.engine.budget.committed()
-        except BaseException:
-            try:
-                self.con.execute("ROLLBACK")
-            except duckdb.Error:  # interrupted too: closing the connection rolls the transaction back
-                pass
-            raise
+        self.store.materialize({table: (self.tables[pred], self.a.predicates[pred]) for pred, table in targets.items()},
+                               append)
+
+
+def linear(stratum: Stratum) -> bool:
+    """One predicate defined by plain rules that read it at most once each (one of them at least) and compute no new
+    values: transitive closure, reachability."""
+    if len(stratum.preds) != 1:
+        return False
+    (p,) = stratum.preds
+    for ri in stratum.rules:
+        if (ri.aggregate is not None or ri.existentials or ri.assignments or len(ri.rule.head) != 1
+                or any(a.pred == p for a in ri.negations) or sum(a.pred == p for a in ri.positives) > 1):
+            return False
+    return any(a.pred == p for ri in stratum.rules for a in ri.positives)
 
 
 def _disjoint(r1: RuleInfo, h1: A.Atom, r2: RuleInfo, h2: A.Atom) -> bool:
@@ -836,4 +665,4 @@ def is_path_inside(path: Path, root: Path) -> bool:
     return path.resolve().is_relative_to(root.resolve())
 
 
-__all__ = ["DuckDBEngine", "Evaluation", "our_type", "sniff_types", "A"]
+__all__ = ["DuckDBEngine", "Evaluation", "Run", "linear", "our_type", "sniff_types", "A"]

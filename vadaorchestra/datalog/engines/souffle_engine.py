@@ -51,7 +51,7 @@ import duckdb
 
 from vadaorchestra.datalog import souffle as F
 from vadaorchestra.datalog import sql as S
-from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, _Run
+from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, Run
 from vadaorchestra.datalog.validator import Analysis, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import CompileError, ConstraintViolation, Diagnostic, EngineError, LimitExceeded
 
@@ -182,7 +182,7 @@ def decode_output(text: str, types: Sequence[str]) -> list[tuple]:
 
 
 # --- a run --------------------------------------------------------------------------------------------------------------
-class _SouffleRun(_Run):
+class _SouffleRun(Run):
     engine: SouffleEngine
 
     def __init__(self, engine: SouffleEngine, analysis: Analysis, inputs, null_start: int):
@@ -195,6 +195,7 @@ class _SouffleRun(_Run):
         self.sql_rules: set[int] = set()  # rules Soufflé cannot express, evaluated with the DuckDB engine's SQL
         self.sql_constraints: set[int] = set()
         self.in_duckdb = False  # a stratum is running with the DuckDB engine's rounds
+        self.pending: list[Stratum] = []  # strata joined for the next Soufflé program
 
     def prepare(self, kept: set[str]) -> None:
         """Decide which rules Soufflé cannot run (no view planning: every relation is stored for the exports)."""
@@ -202,33 +203,42 @@ class _SouffleRun(_Run):
         self.sets = self.set_relations()
         self.classify()
 
+    def strategy(self, stratum: Stratum) -> Callable[[Stratum], None]:
+        """A stratum Soufflé runs alone joins the next Soufflé program (:meth:`joined`). The others: with
+        ``rounds="duckdb"`` the DuckDB engine's rounds; else a recursive stratum with aggregates (or computed values)
+        runs ``layers`` rounds per program, and the rest (existentials, rules in SQL) round by round."""
+        in_sql = any(ri.index in self.sql_rules for ri in stratum.rules)
+        if not (F.needs_runner(stratum) or in_sql):
+            return self.joined
+        if self.engine.rounds == "duckdb":
+            return self.duckdb_stratum
+        if F.layerable(self.a, stratum) and not in_sql:
+            return self.layered
+        return self.stratum
+
     def run_strata(self) -> None:
-        """Consecutive strata Soufflé runs alone go into one program. The others: with ``rounds="duckdb"`` the
-        DuckDB engine's rounds; else a recursive stratum with aggregates (or computed values) runs ``layers`` rounds
-        per program, and the rest (existentials, rules in SQL) round by round."""
-        group: list[Stratum] = []
+        """Each stratum by its :meth:`strategy`; consecutive strata Soufflé runs alone go into one program."""
         for stratum in self.a.strata:
-            in_sql = any(ri.index in self.sql_rules for ri in stratum.rules)
-            if F.needs_runner(stratum) or in_sql:
-                if group:
-                    self.native(group)
-                    group = []
-                if self.engine.rounds == "duckdb":
-                    self.duckdb_stratum(stratum)
-                elif F.layerable(self.a, stratum) and not in_sql:
-                    self.layered(stratum)
-                else:
-                    self.stratum(stratum)
-            else:
-                group.append(stratum)
-        if group:
+            how = self.strategy(stratum)
+            if how != self.joined:
+                self.flush()
+            how(stratum)
+        self.flush()
+
+    def joined(self, stratum: Stratum) -> None:
+        self.pending.append(stratum)
+
+    def flush(self) -> None:
+        """The strata joined so far, as one Soufflé program."""
+        if self.pending:
+            group, self.pending = self.pending, []
             self.native(group)
 
     def duckdb_stratum(self, stratum: Stratum) -> None:
         """The stratum evaluated exactly as the DuckDB engine does, on the relations in the connection."""
         self.in_duckdb = True
         try:
-            _Run.stratum(self, stratum)
+            Run.strategy(self, stratum)(stratum)
         finally:
             self.in_duckdb = False
 
@@ -300,8 +310,8 @@ class _SouffleRun(_Run):
         out = {rel: self.import_output(d / f"{rel}.csv", types, rel in plain) for rel, types in prog.outputs.items()}
         if F.ERROR_RELATION in out:
             err_table = out.pop(F.ERROR_RELATION)
-            first = self.con.execute(f"SELECT min(c0) FROM {err_table}").fetchone()[0]
-            self.con.execute(f"DROP TABLE {err_table}")
+            first = self.store.con.execute(f"SELECT min(c0) FROM {err_table}").fetchone()[0]
+            self.store.con.execute(f"DROP TABLE {err_table}")
             if first is not None:
                 label, span = prog.errors[first]
                 text = f"division by zero in {label}"
@@ -319,7 +329,7 @@ class _SouffleRun(_Run):
         equal to \\x02, so a file with neither byte has every symbol verbatim, and is kept. Otherwise the file is
         written again, quoted."""
         if not types:
-            present = self.con.execute(f"SELECT count(*) FROM (SELECT 1 FROM {source} LIMIT 1)").fetchone()[0]
+            present = self.store.con.execute(f"SELECT count(*) FROM (SELECT 1 FROM {source} LIMIT 1)").fetchone()[0]
             path.write_bytes(b"()\n" if present else b"")
             return False
         names = [f"c{i}" for i in range(len(types))]
@@ -327,11 +337,11 @@ class _SouffleRun(_Run):
         select = f"(SELECT {cols} FROM {source} AS src({', '.join(names)}))"
         strings = [n for n, t in zip(names, types, strict=True) if t == "string"]
         target = S.sql_string(str(path))
-        self.con.execute(f"COPY {select} TO {target} (FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\x01', "
+        self.store.con.execute(f"COPY {select} TO {target} (FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\x01', "
                          "ESCAPE '\x01', NULL '\x02')")
         if not strings or not _has_bytes(path, b"\x01", b"\x02"):
             return True
-        self.con.execute(f"COPY {select} TO {target} (FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\"', "
+        self.store.con.execute(f"COPY {select} TO {target} (FORMAT csv, DELIMITER '\t', HEADER false, QUOTE '\"', "
                          f"ESCAPE '\"', FORCE_QUOTE ({', '.join(strings)}))")
         return False
 
@@ -341,13 +351,13 @@ class _SouffleRun(_Run):
         newlines and tabs raw). Floats have up to 17 significant digits."""
         self.n_tables += 1
         name = f"out{self.n_tables}"
-        table = self.temp(name)
+        table = self.store.temp(name)
         info = PredInfo(table, len(types), tuple(types), tuple(f"c{i}" for i in range(len(types))), "idb")  # type: ignore[arg-type]
         size = path.stat().st_size if path.exists() else 0
         if not types or size == 0:
-            self.create_table(name, info)
+            self.store.create_table(name, info)
             if not types and size and path.read_bytes().strip():
-                self.exec(f"INSERT INTO {table} VALUES (TRUE)")
+                self.store.exec(f"INSERT INTO {table} VALUES (TRUE)")
             return table
         read_types = {"string": "VARCHAR", "int": "BIGINT", "float": "DOUBLE", "bool": "BIGINT"}
         columns = "{" + ", ".join(f"'c{i}': '{read_types[t]}'" for i, t in enumerate(types)) + "}"
@@ -357,12 +367,12 @@ class _SouffleRun(_Run):
             for i, t in enumerate(types))
         # plain: no quote character, and a null string no symbol can equal (no input held \x02, see export)
         quoting = "quote = '', escape = '', nullstr = '\x02'" if plain else "quote = '\"', escape = '\"'"
-        self.exec(f"CREATE TEMP TABLE {table} AS SELECT {select} FROM read_csv({S.sql_string(str(path))}, "
+        self.store.exec(f"CREATE TEMP TABLE {table} AS SELECT {select} FROM read_csv({S.sql_string(str(path))}, "
                   f"columns = {columns}, header = false, delim = '\t', {quoting}, "
                   "auto_detect = false, allow_quoted_nulls = false)", "reading Soufflé's output")
-        self.created[table] = "TABLE"
+        self.store.created[table] = "TABLE"
         if plain and tuple(types) == ("string",) and _has_empty_line(path):  # DuckDB's reader skips blank lines
-            self.exec(f"INSERT INTO {table} VALUES ('')")
+            self.store.exec(f"INSERT INTO {table} VALUES ('')")
         return table
 
     def remaining(self) -> float | None:
@@ -476,7 +486,7 @@ class _SouffleRun(_Run):
         """Make ``table`` (an output of :meth:`run_program`) the relation of ``pred``, dropping the old one."""
         old = self.tables[pred]
         self.tables[pred] = table
-        self.con.execute(f"DROP TABLE IF EXISTS {old}")
+        self.store.con.execute(f"DROP TABLE IF EXISTS {old}")
 
     # --- strata Soufflé evaluates by itself -------------------------------------------------------------------------
     def native(self, strata: Sequence[Stratum]) -> None:
@@ -536,9 +546,9 @@ class _SouffleRun(_Run):
                 for h in plan.computed:
                     tables[f"ch0_{h}"] = computed.get(h, "(SELECT TRUE)")
                 out = self.run_program(prog, tables)
-                counts = self.con.execute(f"SELECT c0, c1, c2 FROM {out[F.COUNT_RELATION]}").fetchall()
+                counts = self.store.con.execute(f"SELECT c0, c1, c2 FROM {out[F.COUNT_RELATION]}").fetchall()
                 for t in [*(deltas or {}).values(), *computed.values()]:
-                    self.con.execute(f"DROP TABLE IF EXISTS {t}")
+                    self.store.con.execute(f"DROP TABLE IF EXISTS {t}")
                 self.apply_layers(plan, out)
                 deltas = {p: out[rel] for p, rel in plan.deltas.items()}
                 computed = {h: out[rel] for h, rel in plan.computed.items()}
@@ -556,7 +566,7 @@ class _SouffleRun(_Run):
                     raise self.round_limit(stratum, {p: (last.get(p, 0), None) for p in preds})
         finally:
             for t in [*(deltas or {}).values(), *computed.values()]:
-                self.con.execute(f"DROP TABLE IF EXISTS {t}")
+                self.store.con.execute(f"DROP TABLE IF EXISTS {t}")
 
     def layer_count(self, preds: Sequence[str]) -> int:
         """Rounds for the next program of a layered stratum: ``layers``, or more in interpreted mode when reloading
@@ -564,7 +574,7 @@ class _SouffleRun(_Run):
         base = self.engine.layers
         if self.engine.mode != "interpreted" or base >= MAX_LAYERS:
             return base
-        rows = sum(self.count(self.tables[p]) for p in preds)
+        rows = sum(self.store.count(self.tables[p]) for p in preds)
         best = math.sqrt(rows * LOAD_SECONDS_PER_ROW / STARTUP_SECONDS_PER_LAYER2)
         return max(base, min(MAX_LAYERS, int(best) // 8 * 8))
 
@@ -572,7 +582,7 @@ class _SouffleRun(_Run):
         """Bring the stratum's relations up to date with a layered program's outputs, and drop those but the last
         layer's new tuples and aggregate flags (the next program's inputs)."""
         for p, rels in plan.grow.items():
-            self.exec(f"INSERT INTO {self.tables[p]} " + " UNION ALL ".join(f"SELECT * FROM {out[r]}" for r in rels))
+            self.store.exec(f"INSERT INTO {self.tables[p]} " + " UNION ALL ".join(f"SELECT * FROM {out[r]}" for r in rels))
         replaced = set()
         for p, rel in plan.replace.items():
             self.adopt(p, out[rel])
@@ -581,12 +591,12 @@ class _SouffleRun(_Run):
             full = self.tables[p]
             keys = cols if regrouped == values else range(len(cols))
             same = " AND ".join(f"g.c{j} = {full}.c{c}" for j, c in zip(keys, cols, strict=True)) or "TRUE"
-            self.exec(f"DELETE FROM {full} WHERE EXISTS (SELECT 1 FROM {out[regrouped]} AS g WHERE {same})")
-            self.exec(f"INSERT INTO {full} SELECT * FROM {out[values]}")
+            self.store.exec(f"DELETE FROM {full} WHERE EXISTS (SELECT 1 FROM {out[regrouped]} AS g WHERE {same})")
+            self.store.exec(f"INSERT INTO {full} SELECT * FROM {out[values]}")
         keep = replaced | set(plan.deltas.values()) | set(plan.computed.values())
         for rel, t in out.items():
             if rel not in keep:
-                self.con.execute(f"DROP TABLE IF EXISTS {t}")
+                self.store.con.execute(f"DROP TABLE IF EXISTS {t}")
 
     # --- strata the engine iterates (same round structure as the DuckDB engine) ---------------------------------------
     def _builder(self) -> tuple[F.ProgramBuilder, dict[str, str], Callable[[str, str], str]]:
@@ -608,7 +618,7 @@ class _SouffleRun(_Run):
             if self.deadline is not None and time.monotonic() > self.deadline:  # the run's limit, checked each round
                 raise EngineError(f"stratum {', '.join(stratum.preds)} exceeded the run's time limit of "
                                   f"{self.engine.timeout:g} s (after {self.round_no} rounds)")
-            return _Run.round(self, stratum, deltas)
+            return Run.round(self, stratum, deltas)
         preds = list(stratum.preds)
         infos = self.a.predicates
         plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
@@ -635,39 +645,39 @@ class _SouffleRun(_Run):
         new: dict[str, str] | None = None
         if stratum.recursive:
             self.round_no += 1
-            new = {p: self.temp(f"{p}_new{self.round_no}") for p in preds}
+            new = {p: self.store.temp(f"{p}_new{self.round_no}") for p in preds}
         for p in preds:
             full = self.tables[p]
             cand = None
             if p in has_parts:
-                cand = out.get("o_" + p) or self.create_table(f"{p}_cand{self.n_programs}", infos[p])
+                cand = out.get("o_" + p) or self.store.create_table(f"{p}_cand{self.n_programs}", infos[p])
                 for sql, ri in sql_parts.get(p, []):
-                    self.exec(f"INSERT INTO {cand} {sql}", S.rule_label(ri), ri.span)
+                    self.store.exec(f"INSERT INTO {cand} {sql}", S.rule_label(ri), ri.span)
             if new is not None:
                 if cand is not None:
-                    self.exec(f"CREATE TEMP TABLE {new[p]} AS SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
-                    self.created[new[p]] = "TABLE"
+                    self.store.exec(f"CREATE TEMP TABLE {new[p]} AS SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
+                    self.store.created[new[p]] = "TABLE"
                 else:
                     self.ensure_new(new, p)
             elif cand is not None:
-                self.exec(f"INSERT INTO {full} SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
+                self.store.exec(f"INSERT INTO {full} SELECT * FROM {cand} EXCEPT SELECT * FROM {full}")
             if cand is not None:
-                self.exec(f"DROP TABLE {cand}")
+                self.store.exec(f"DROP TABLE {cand}")
         return self.finish_round(stratum, deltas, new, set(has_parts))
 
     def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> int | None:
         if self.in_duckdb:
-            return _Run.aggregate(self, ri, stratum, deltas, new)
+            return Run.aggregate(self, ri, stratum, deltas, new)
         head = ri.rule.head[0].pred
         info = self.a.predicates[head]
         if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
             return
         tbls, negs = self.rule_tables(ri, None, None)
         if ri.index in self.sql_rules:
-            fresh = self.temp(f"{head}_agg")
-            self.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {S.aggregate_sql(ri, info.types, tbls, negs)}",
+            fresh = self.store.temp(f"{head}_agg")
+            self.store.exec(f"CREATE OR REPLACE TEMP TABLE {fresh} AS {S.aggregate_sql(ri, info.types, tbls, negs)}",
                       S.rule_label(ri), ri.span)
-            self.created[fresh] = "TABLE"
+            self.store.created[fresh] = "TABLE"
             self.replace_aggregate(head, fresh, new)
             return
         b, tables, rel = self._builder()
@@ -681,18 +691,18 @@ class _SouffleRun(_Run):
         """One restricted-chase step: Soufflé computes the frontier bindings; the check against the heads and the
         null numbering are the DuckDB engine's."""
         if self.in_duckdb:
-            return _Run.chase(self, ri, stratum, deltas, new)
+            return Run.chase(self, ri, stratum, deltas, new)
         label = S.rule_label(ri)
         variants = list(self.variants(ri, stratum, deltas))
         if not variants:
             return
         if ri.index in self.sql_rules:
-            bind_table = self.temp("chase_bindings")
+            bind_table = self.store.temp("chase_bindings")
             union = " UNION ".join(f"({S.bindings_sql(ri, t, n)[0]})" for t, n in variants)
             cols = ", ".join(f"{S.quote_ident('v_' + v)} AS c{i}" for i, v in enumerate(ri.frontier)) or "TRUE AS c_"
-            self.exec(f"CREATE OR REPLACE TEMP TABLE {bind_table} AS SELECT DISTINCT {cols} FROM ({union})",
+            self.store.exec(f"CREATE OR REPLACE TEMP TABLE {bind_table} AS SELECT DISTINCT {cols} FROM ({union})",
                       label, ri.span)
-            self.created[bind_table] = "TABLE"
+            self.store.created[bind_table] = "TABLE"
             self.chase_from(ri, bind_table, new)
             return
         b, tables, rel = self._builder()
@@ -703,9 +713,9 @@ class _SouffleRun(_Run):
                                [rel(t, a.pred) for t, a in zip(negs, ri.negations, strict=True)])
         b.output("o_front", types)
         bind_table = self.run_program(b.render(), tables)["o_front"]
-        if self.count(bind_table):
+        if self.store.count(bind_table):
             self.chase_from(ri, bind_table, new)
-        self.con.execute(f"DROP TABLE {bind_table}")
+        self.store.con.execute(f"DROP TABLE {bind_table}")
 
     def chase_from(self, ri: RuleInfo, bind_table: str, new: dict[str, str] | None) -> None:
         cols = ", ".join(f"c{i} AS {S.quote_ident('v_' + v)}" for i, v in enumerate(ri.frontier)) or "TRUE AS v__"
@@ -733,14 +743,14 @@ class _SouffleRun(_Run):
             if k in self.sql_constraints:
                 tbls, negs = self.rule_tables(ri, None, None)
                 body, _ = S.bindings_sql(ri, tbls, negs)
-                rows = self.exec(f"SELECT * FROM ({body}) ORDER BY ALL LIMIT {limit + 1}", S.rule_label(ri),
+                rows = self.store.exec(f"SELECT * FROM ({body}) ORDER BY ALL LIMIT {limit + 1}", S.rule_label(ri),
                                  ri.span).fetchall()
                 if not rows:
                     continue
-            elif not self.count(found := out[f"o_v{k}"]):
+            elif not self.store.count(found := out[f"o_v{k}"]):
                 continue
             elif types_of[k]:
-                rows = self.con.execute(f"SELECT * FROM {found} ORDER BY ALL LIMIT {limit + 1}").fetchall()
+                rows = self.store.con.execute(f"SELECT * FROM {found} ORDER BY ALL LIMIT {limit + 1}").fetchall()
             else:
                 rows = [(True,)]
             names = [n for n in ri.body_vars if not n.startswith("_")]
