@@ -1,4 +1,5 @@
-"""Shared fixtures: every engine test runs on each engine; Soufflé is skipped with a visible reason when absent."""
+"""Shared fixtures: every engine test runs on each engine; Soufflé and Spark are skipped with a visible reason when
+absent (Spark needs the ``spark`` extra and Java: ``pip install -e ".[spark]"``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from vadaorchestra.datalog.engines import souffle_available
+from vadaorchestra.datalog.engines.spark_engine import spark_available
 from vadaorchestra.mcp_server.catalog import Catalog
 from vadaorchestra.mcp_server.server import ReasoningServer
 
@@ -16,6 +18,8 @@ ENGINES = [
     "duckdb",
     pytest.param("souffle", marks=pytest.mark.skipif(not souffle_available(),
                                                      reason="the 'souffle' binary is not on PATH (or its engine is not built)")),
+    pytest.param("spark", marks=[pytest.mark.spark,
+                                 pytest.mark.skipif(spark_available() is not None, reason=str(spark_available()))]),
 ]
 
 

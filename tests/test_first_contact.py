@@ -153,7 +153,7 @@ def test_each_question_of_the_scenario_gets_its_own_report_folder():
 def test_an_unknown_engine_is_one_usage_error(tmp_path):
     result = runner.invoke(app, ["replay", str(tmp_path / "t.dl"), "--engine", "duckb"])
     assert result.exit_code == 2
-    assert flat(result.output).count("duckb") == 1 and "engines: duckdb, souffle, auto" in flat(result.output)
+    assert flat(result.output).count("duckb") == 1 and "engines: duckdb, souffle, spark, auto" in flat(result.output)
 
 
 def test_replay_on_souffle_without_souffle_is_one_line(tmp_path):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from conftest import ENGINES
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from reference import evaluate
@@ -43,6 +44,7 @@ from vadaorchestra.datalog.ast import (
     Var,
 )
 from vadaorchestra.datalog.engines import souffle_available
+from vadaorchestra.datalog.engines.spark_engine import spark_available
 from vadaorchestra.datalog.printer import format_program
 
 VARS = ("X", "Y", "Z", "W")
@@ -270,12 +272,24 @@ def check(program: Program, outputs: list[str], engine: str, engine_options: dic
         assert normalize(rows) == normalize(expected.get(pred, set())), f"{pred} differs\n{text}"
 
 
+@pytest.mark.parametrize("engine", [e for e in ENGINES if getattr(e, "values", (e,))[0] != "spark"])
 @settings(max_examples=int(os.environ.get("VO_PROPERTY_EXAMPLES", "150")), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.too_slow])
 @given(programs())
 def test_engine_agrees_with_reference(engine, case):
     """Set VO_PROPERTY_EXAMPLES to run more examples (the default, 150, takes about 15 s per engine)."""
     check(*case, engine)
+
+
+@pytest.mark.spark
+@pytest.mark.skipif(spark_available() is not None, reason=str(spark_available()))
+@settings(max_examples=int(os.environ.get("VO_SPARK_PROPERTY_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_spark_agrees_with_reference(case):
+    """Spark runs a few jobs per stratum and round (about 0.5 s each in local mode), so 40 examples by default
+    (VO_SPARK_PROPERTY_EXAMPLES for more)."""
+    check(*case, "spark")
 
 
 @pytest.mark.skipif(not souffle_available(), reason="the 'souffle' binary is not on PATH (or its engine is not built)")

@@ -349,3 +349,20 @@ def test_the_run_script_prints_the_breach_and_the_replay_command(data, tmp_path,
     assert "data generation excluded" in out and "tokens a model would have been sent" in out
     assert f"vadaorchestra replay {tmp_path / 'report' / 'trace.dl'}" in out
     assert replay(tmp_path / "report" / "trace.dl").ok
+
+
+@pytest.mark.spark
+@pytest.mark.skipif(__import__("vadaorchestra.datalog.engines.spark_engine", fromlist=["x"]).spark_available()
+                    is not None, reason="the Spark engine needs the spark extra and Java")
+def test_replay_verify_engines_on_spark_gives_duckdbs_13_hashes(gamma_run):
+    from typer.testing import CliRunner
+
+    from vadaorchestra.cli import app
+
+    _, folder = gamma_run
+    result = CliRunner().invoke(app, ["replay", str(folder / "trace.dl"), "--verify-engines", "--engine", "spark"])
+    assert result.exit_code == 0, result.output
+    assert "13 steps replayed on spark, 13 hashes identical" in result.output
+    assert "both engines derived the same facts for all 13 predicates" in result.output
+    same = CliRunner().invoke(app, ["replay", str(folder / "trace.dl"), "--verify-engines", "--engine", "duckdb"])
+    assert same.exit_code == 1 and "compares DuckDB with another engine" in same.output

@@ -23,7 +23,7 @@ app = typer.Typer(help="vadaorchestra: auditable LLM-driven decision workflows o
 datalog_app = typer.Typer(help="Check and run programs in the Vadalog dialect.", no_args_is_help=True)
 app.add_typer(datalog_app, name="datalog")
 
-ENGINES = ("duckdb", "souffle", "auto")
+from vadaorchestra.datalog.engines import ENGINES  # noqa: E402 - beside the option that lists them
 
 
 def _engine_name(value: str | None) -> str | None:
@@ -34,7 +34,8 @@ def _engine_name(value: str | None) -> str | None:
 
 
 EngineOpt = Annotated[str, typer.Option("--engine", callback=_engine_name,
-                                        help="duckdb, souffle, or auto (Soufflé when on PATH).")]
+                                        help="duckdb, souffle, spark, or auto (Soufflé when on "
+                                        "PATH).")]
 # the options of the commands that read a trace: where its catalog and data are, when not where the trace says
 TraceArg = Annotated[Path, typer.Argument(help="A trace written by 'vadaorchestra ask' or 'run'.")]
 TraceCatalogOpt = Annotated[Path | None, typer.Option("--catalog", help="Catalog folder (default: the trace's).")]
@@ -482,9 +483,12 @@ def replay_cmd(
     catalog: TraceCatalogOpt = None,
     data: TraceDataOpt = None,
     engine: Annotated[str | None, typer.Option("--engine", callback=_engine_name,
-                                               help="Engine (default: the trace's): duckdb, souffle or auto.")] = None,
-    verify_engines: Annotated[bool, typer.Option("--verify-engines", help="Replay on DuckDB and on Soufflé and "
-                                                 "report every predicate whose facts differ between them.")] = False,
+                                               help="Engine (default: the trace's): duckdb, souffle, spark or auto; "
+                                               "with --verify-engines, the one compared with DuckDB (default "
+                                               "souffle).")] = None,
+    verify_engines: Annotated[bool, typer.Option("--verify-engines", help="Replay on DuckDB and on Soufflé (or the "
+                                                 "--engine given, e.g. spark) and report every predicate whose facts "
+                                                 "differ between them.")] = False,
 ) -> None:
     """Re-execute TRACE with no LLM; exit 1 naming each predicate whose facts differ from the recorded hashes (or,
     with --verify-engines, between the two engines)."""
@@ -495,13 +499,15 @@ def replay_cmd(
     try:
         # the engine is checked once, here: a missing Soufflé is one line, not one error per step
         if verify_engines:
-            pick_engine("souffle")
+            other = pick_engine(engine or "souffle")
+            if other == "duckdb":
+                raise VadaError("--verify-engines compares DuckDB with another engine: --engine souffle or spark")
         elif engine is not None:
             engine = pick_engine(engine)
         elif _trace_engine(trace) == "souffle":
             pick_engine("souffle")
         if verify_engines:
-            reports, differences, notes = on_both(trace, catalog=catalog, data=data)
+            reports, differences, notes = on_both(trace, engines=("duckdb", other), catalog=catalog, data=data)
         else:
             reports, differences, notes = [replay(trace, catalog=catalog, data=data, engine=engine)], [], []
     except VadaError as exc:

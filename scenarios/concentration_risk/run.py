@@ -9,6 +9,7 @@ the command that replays it.
 
     vadaorchestra run concentration-risk [--seed N] [--regenerate] [--out DIR] [--question ID|TEXT] [--data DIR]
                                          [--model local|CONFIG] [--model-path FILE.gguf]
+                                         [--engine duckdb|souffle|spark|auto]
 """
 
 from __future__ import annotations
@@ -114,6 +115,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--question", default=default_id,
                     help=f"a question id of questions.yaml ({', '.join(questions)}) or the text of a question")
     ap.add_argument("--data", type=Path, default=DATA, help=f"data folder (default {DATA})")
+    from vadaorchestra.datalog.engines import ENGINES
+
+    ap.add_argument("--engine", default="duckdb", choices=ENGINES,
+                    help="the engine the MCP server runs the tools on (default duckdb; the trace replays on any)")
     from vadaorchestra.agents.models import add_model_options
 
     add_model_options(ap)
@@ -126,6 +131,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from vadaorchestra.agents.models import build_client
     from vadaorchestra.agents.run import ask_sync
+    from vadaorchestra.datalog.engines import pick_engine
+    from vadaorchestra.errors import VadaError
+
+    try:
+        engine = pick_engine(args.engine)
+    except VadaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
 
     question = questions[args.question]["text"] if args.question in questions else args.question
     ensure_data(args.data, args.seed, args.regenerate, log=lambda m: print(m, file=sys.stderr))
@@ -138,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"model: {args.model_path or args.model} (loaded in {time.perf_counter() - start:.1f} s)",
               file=sys.stderr)
     result = ask_sync(question, catalog=CATALOG, data=args.data, trace=trace, report=out, model_client=client,
-                      progress=lambda msg: print(f"• {msg}", file=sys.stderr, flush=True))
+                      engine=engine, progress=lambda msg: print(f"• {msg}", file=sys.stderr, flush=True))
     elapsed = time.perf_counter() - start
     print(result.answer)
     print(f"run: {elapsed:.2f} s wall (data generation excluded), {len(result.ctx.plan.stages)} stages, "
@@ -147,7 +160,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"trace: {trace}")
     print(f"replay: vadaorchestra replay {trace}")
     from vadaorchestra.audit.page import build_page
-    from vadaorchestra.errors import VadaError
 
     try:
         page = build_page(trace)

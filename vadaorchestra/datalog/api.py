@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vadaorchestra.datalog import ast as A
+from vadaorchestra.datalog.engines import ENGINES
 from vadaorchestra.datalog.foreach import substitute_params
 from vadaorchestra.datalog.parser import parse
 from vadaorchestra.datalog.validator import ANNOTATIONS, Analysis, Bind, PredInfo, analyze, resolve_bind
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
     from vadaorchestra.datalog.limits import Budget
 
-ENGINES = ("duckdb", "souffle", "auto")
 NULLS_TABLE = "__vo_nulls"
 
 
@@ -258,7 +258,9 @@ def run(
       program hash), ``timeout`` (seconds), ``memory_limit`` (bytes), ``jobs``, ``rounds`` (who runs the strata
       that need rounds, such as an aggregate inside recursion: ``duckdb``, the default, or ``souffle``), ``layers``
       (with ``rounds="souffle"``, rounds of a recursive stratum with aggregates per Soufflé program), ``stats`` (a
-      dict the engine adds its counters to); ignored by DuckDB.
+      dict the engine adds its counters to); for the Spark engine ``spark`` (a SparkSession), ``master``,
+      ``write_tables`` (materialized outputs also as tables of the session catalog) and ``stats``. An engine ignores
+      the options of the others (DuckDB all of them).
     - ``budget``: the call's time limit and cancellation (:class:`~vadaorchestra.datalog.limits.Budget`, which must
       also watch ``database`` to interrupt its queries); ``max_rows``: the most facts a predicate the program defines
       may hold. Either one exceeded raises :class:`~vadaorchestra.errors.LimitExceeded` and writes nothing.
@@ -279,9 +281,23 @@ def run(
     con = duckdb.connect(str(database) if database is not None else ":memory:") if own else database
     try:
         start = time.perf_counter()
+        externals = {k: tuple(_infer_input_types(v)) for k, v in (inputs or {}).items()
+                     if k in body_predicates(program)}
+        external_columns: dict[str, tuple[str, ...]] = {}
+        options = dict(engine_options or {})
+        if engine == "spark":
+            from vadaorchestra.datalog.engines.spark_engine import catalog_schemas, spark_session
+
+            options["spark"] = options.get("spark") or spark_session(options.pop("master", None))
+        if engine == "spark" and not synthesized:
+            # the session catalog's tables the program reads (the database's come first); a rule written at run time
+            # reads the workspace only
+            defined = program.fact_predicates() | {h.pred for r in program.rules for h in r.head}
+            wanted = body_predicates(program) - defined - set(externals) - set(database_schemas(con)[0])
+            spark_types, external_columns = catalog_schemas(options["spark"], wanted)
+            externals.update(spark_types)
         analysis = validate(program, data_root=data_root, connection=con, synthesized=synthesized,
-                            externals={k: tuple(_infer_input_types(v)) for k, v in (inputs or {}).items()
-                                       if k in body_predicates(program)})
+                            externals=externals, external_columns=external_columns)
         wanted = list(outputs if outputs is not None else analysis.outputs)
         for pred in wanted:
             if pred not in analysis.predicates:
@@ -294,6 +310,11 @@ def run(
 
             runner = SouffleEngine(con, max_rounds=max_rounds, budget=budget, max_rows=max_rows,
                                    **dict(engine_options or {}))
+        elif engine == "spark":
+            from vadaorchestra.datalog.engines.spark_engine import SparkEngine
+
+            runner = SparkEngine(con, max_rounds=max_rounds, budget=budget, max_rows=max_rows,
+                                 **{k: v for k, v in options.items() if k in SparkEngine.OPTIONS})
         else:
             from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine
 

@@ -1,0 +1,562 @@
+"""Evaluate analyzed programs with Apache Spark: every stratum as Spark SQL on a ``SparkSession``.
+
+The evaluation is the DuckDB engine's (:class:`~vadaorchestra.datalog.engines.duckdb_engine.Run`: strata in order,
+semi-naive rounds for recursion, the chase, aggregates re-summed for the groups that changed), with its relations in
+a :class:`SparkStore` instead of DuckDB TEMP tables:
+
+- the SELECTs the engine generates in DuckDB's dialect are rendered for Spark with sqlglot (:func:`render`), where
+  the dialects differ: the exact float sum's 128-bit integers become ``DECIMAL(38,0)``, ``error()`` becomes
+  ``raise_error()``, an ordered ``product`` a product over the sorted values;
+- Spark's ``WITH RECURSIVE`` has bag semantics (``UNION ALL`` only), so a recursion over a cyclic graph would not end:
+  every recursive stratum runs the engine's own rounds, driven from Python;
+- a relation is a DataFrame registered as a temporary view; each round's new tuples are checkpointed
+  (``localCheckpoint``: Spark's views are re-read lazily, and a round's delta must be what it was when computed) and
+  counted in the same job; a full relation grows by unions of checkpointed deltas, checkpointed again every
+  ``UNION_DEPTH`` rounds so that plans stay small;
+- base data is read where it lies: ``@bind`` CSV and Parquet files by Spark's readers, other predicates from the
+  DuckDB database's tables (the workspace: small results the agents read) or else from the session catalog's tables;
+- outputs are materialized into the DuckDB database (in one transaction, as the other engines do), and with
+  ``write_tables`` also as tables of the session catalog.
+
+Exact float sums: a value becomes an integer of 2^-64 units, summed as ``DECIMAL(38,0)``; so a sum (and each value)
+must stay below 10^38 / 2^64 ≈ 5.4e18 in magnitude (DuckDB's ``HUGEINT`` allows 9.2e18): beyond it the rule fails
+with a located error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+from vadaorchestra.datalog import sql as S
+from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine, Run
+from vadaorchestra.datalog.engines.store import (
+    RelationStore,
+    bind_label,
+    bound_select,
+    cast_columns,
+    check_bound,
+    guarded,
+    named_columns,
+    run_prefix,
+    to_arrow,
+)
+from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo
+from vadaorchestra.errors import Diagnostic, EngineError, LimitExceeded, VadaError
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+    from vadaorchestra.datalog.limits import Budget
+
+UNION_DEPTH = 8  # deltas a full relation may be a union of before it is checkpointed as one
+BROADCAST_ROWS = 1_000_000  # relations of at most this many rows are broadcast to joins (broadcast_hints)
+FLOAT_SUM_RANGE_SPARK = ("a float sum reaches 5.4e18 in magnitude: on Spark floats are summed exactly, as DECIMAL(38,0) "
+                         "in units of 2^-64, up to that bound")
+SPARK_TYPES = {"string": "string", "int": "bigint", "float": "double", "bool": "boolean"}
+_SESSION_LOCK = threading.Lock()
+_SESSION: SparkSession | None = None  # the session spark_session() started
+
+
+def spark_available() -> str | None:
+    """None when the Spark engine can run here, else why not (pyspark, sqlglot or Java missing)."""
+    import importlib.util
+    import shutil
+
+    missing = [m for m in ("pyspark", "sqlglot", "pyarrow") if importlib.util.find_spec(m) is None]
+    if missing:
+        return f"the Spark engine needs {', '.join(missing)}: pip install -e \".[spark]\""
+    if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
+        return "the Spark engine needs Java 17 or newer (java on PATH or JAVA_HOME)"
+    return None
+
+
+def spark_session(master: str | None = None, conf: Mapping[str, str] | None = None) -> SparkSession:
+    """The process's SparkSession, started on first use: ``master`` (default ``$VADA_SPARK_MASTER`` or ``local[*]``)
+    and ``conf`` apply when this call starts it. Small shuffles (4 partitions, adaptive execution), no UI, the JVM's
+    logging quiet and its own output in a temporary file (named in the error when it does not start)."""
+    conf_extra = conf
+    why = spark_available()
+    if why is not None:
+        raise VadaError(why)
+    from pyspark.sql import SparkSession
+
+    global _SESSION
+    with _SESSION_LOCK:
+        # the active session is the thread's (an MCP tool runs in a worker thread); ours is the process's
+        active = SparkSession.getActiveSession() or _SESSION
+        if active is not None:
+            return active
+        from pyspark import SparkConf, SparkContext
+        from pyspark.java_gateway import launch_gateway
+
+        if getattr(SparkContext, "_active_spark_context", None) is not None:
+            return SparkSession.builder.getOrCreate()  # a context the application started in another thread
+
+        quiet = Path(__file__).with_name("log4j2-quiet.properties")
+        conf = (SparkConf().setAppName("vadaorchestra")
+                .setMaster(master or os.environ.get("VADA_SPARK_MASTER") or "local[*]")
+                .set("spark.ui.enabled", "false")
+                .set("spark.sql.shuffle.partitions", "4")
+                .set("spark.sql.adaptive.enabled", "true")
+                # a union of checkpointed frames was planned wrongly with constraint propagation on (issue 26)
+                .set("spark.sql.constraintPropagation.enabled", "false")
+                .set("spark.sql.session.timeZone", "UTC")
+                .set("spark.ui.showConsoleProgress", "false")
+                .set("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={quiet}"))
+        for key, value in (conf_extra or {}).items():
+            conf = conf.set(key, value)
+        # the JVM's own output (its start-up notices, a crash) goes to a file, not into the user's terminal
+        log = tempfile.NamedTemporaryFile(prefix="vadaorchestra-spark-", suffix=".log", delete=False)  # noqa: SIM115
+        try:
+            gateway = launch_gateway(conf, popen_kwargs={"stdout": log, "stderr": log})
+        except Exception as exc:  # noqa: BLE001 - pyspark raises several kinds; the JVM's log says why
+            raise VadaError(f"the Spark JVM did not start ({exc}); its output is in {log.name}") from None
+        finally:
+            log.close()
+        with warnings.catch_warnings():  # pyspark's notice that it does not yet support pandas 3 in full
+            warnings.simplefilter("ignore", FutureWarning)
+            context = SparkContext(conf=conf, gateway=gateway)
+            _SESSION = SparkSession(context)
+        context.setLogLevel("OFF")
+        return _SESSION
+
+
+# --- DuckDB's dialect rendered for Spark ------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=4096)
+def render(select: str) -> str:
+    """A statement of the engine (DuckDB's dialect) in Spark SQL."""
+    import sqlglot
+    from sqlglot import exp
+
+    def fix(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.INT128:
+            scaled = node.this.unnest()
+            if isinstance(scaled, exp.Mul) and scaled.expression.name == _SCALE:
+                return sqlglot.parse_one(exact_units(scaled.this.sql("spark")), read="spark")
+            return exp.Cast(this=node.this, to=exp.DataType.build("DECIMAL(38, 0)"))
+        if isinstance(node, exp.Anonymous):
+            name = str(node.this).lower()
+            if name == "error":
+                return exp.Anonymous(this="raise_error", expressions=node.expressions)
+            if name == "suffix":
+                return exp.Anonymous(this="endswith", expressions=node.expressions)
+            if name == "product":  # product(x ORDER BY x): the values multiplied in sorted order
+                arg = node.expressions[0]
+                value = arg.this if isinstance(arg, exp.Order) else arg
+                return sqlglot.parse_one(f"aggregate(array_sort(collect_list({value.sql('spark')})), CAST(1 AS DOUBLE), "
+                                         "(acc, y) -> acc * y)", read="spark")
+        return node
+
+    tree = sqlglot.parse_one(select, read="duckdb")
+    return tree.transform(fix).sql(dialect="spark")
+
+
+def broadcast_hints(select: str, sizes: Mapping[str, int], most: int) -> str:
+    """``select`` (Spark SQL) with a ``BROADCAST`` hint, in each SELECT, for the relations it reads whose size is known
+    and at most ``most`` rows. A checkpointed frame has no statistics, so Spark would plan a sort-merge join, shuffle
+    every input (the whole relation too, every round) and only then, adaptively, broadcast the small side."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(select, read="spark")
+    for node in tree.find_all(exp.Select):
+        sources = [node.args["from_"].this] if node.args.get("from_") else []
+        sources += [j.this for j in node.args.get("joins") or []]
+        small = [t.alias_or_name for t in sources if isinstance(t, exp.Table) and sizes.get(t.name, most + 1) <= most]
+        if small:
+            node.set("hint", exp.Hint(expressions=[exp.Anonymous(this="BROADCAST",
+                                                                 expressions=[exp.to_identifier(a) for a in small])]))
+    return tree.sql(dialect="spark")
+
+
+_SCALE = "18446744073709551616.0"  # 2^64, as sql._EXACT_SUM writes it
+
+
+def exact_units(x: str) -> str:
+    """``x`` (a double) as the exact integer number of 2^-64 units, a DECIMAL(38,0), rounded to the nearest unit: what
+    DuckDB's ``CAST(x * 2^64 AS HUGEINT)`` gives. Spark converts a double to a decimal through its shortest decimal
+    string (100 * 2^64 becomes 1844674407370955200000, not …161600), so the value is cut into pieces each exact as a
+    BIGINT: the whole part, then two 32-bit parts of the fraction (taking a double's whole or fractional part, or
+    scaling it by a power of two, is exact)."""
+    frac = f"({x} - FLOOR({x}))"
+    hi = f"({frac} * 4294967296.0D)"
+    lo = f"(({hi} - FLOOR({hi})) * 4294967296.0D)"
+    d = "DECIMAL(38, 0)"
+    return (f"(CAST(FLOOR({x}) AS {d}) * CAST(18446744073709551616 AS {d}) + CAST(FLOOR({hi}) AS {d}) * "
+            f"CAST(4294967296 AS {d}) + CAST(ROUND({lo}) AS {d}))")
+
+
+def _name(table: str) -> str:
+    """A quoted relation name (as :meth:`RelationStore.temp` makes them) as Spark's view name."""
+    return table[1:-1].replace('""', '"') if table.startswith('"') else table
+
+
+class _JobGroup:
+    """What a tripped budget interrupts: the Spark jobs of one run (``interrupt()``, as a DuckDB connection has)."""
+
+    def __init__(self, spark: SparkSession, group: str):
+        self.spark = spark
+        self.group = group
+
+    def interrupt(self) -> None:
+        self.spark.sparkContext.cancelJobGroup(self.group)
+
+
+class SparkStore:
+    """A run's relations as checkpointed DataFrames of a SparkSession, registered as temporary views; the same
+    operations as :class:`~vadaorchestra.datalog.engines.store.RelationStore`, whose DuckDB connection (``home``)
+    keeps the database the program reads tables from and writes its results to."""
+
+    dialect = "spark"
+    recursive_union = False  # Spark's WITH RECURSIVE is UNION ALL only: linear recursion runs rounds too
+
+    def __init__(self, spark: SparkSession, home: RelationStore, *, write_tables: bool = False,
+                 stats: dict | None = None, lean: bool = True):
+        self.spark = spark
+        # lean=False: the straightforward store the job counts are measured against (benchmarks/engine.py): an eager
+        # checkpoint and a count apart (two jobs), a whole relation computed again when inserted, and every union
+        # checkpointed at once
+        self.lean = lean
+        self.union_depth = UNION_DEPTH if lean else 1
+        self.home = home
+        self.budget: Budget | None = home.budget
+        self.text = home.text
+        self.prefix = run_prefix()
+        self.frames: dict[str, DataFrame] = {}
+        self.sizes: dict[str, int] = {}  # rows of the frames whose count is known
+        self.depth: dict[str, int] = {}  # checkpointed parts a frame is a union of
+        self.write_tables = write_tables
+        self.stats = stats if stats is not None else {}
+        for key in ("jobs", "actions", "checkpoints", "statements"):
+            self.stats.setdefault(key, 0)
+        self.group = f"vadaorchestra-{self.prefix}"
+        spark.sparkContext.setJobGroup(self.group, "vadaorchestra evaluation", interruptOnCancel=True)
+        self._watch = contextlib.ExitStack()
+        if self.budget is not None:
+            self._watch.enter_context(self.budget.watch(_JobGroup(spark, self.group)))
+
+    # --- plumbing ---------------------------------------------------------------------------------------------------
+    def guard(self, action: Callable[[], Any], label: str = "", span=None) -> Any:
+        """Run a Spark call; its failure becomes an :class:`EngineError` naming ``label`` (or the budget's error)."""
+        from py4j.protocol import Py4JError
+        from pyspark.errors import PySparkException
+
+        return guarded(action, self.budget, self.text, label, span, (PySparkException, Py4JError),
+                       lambda exc, lbl, sp: self.error(lbl, sp, spark_message(exc)))
+
+    def error(self, label: str, span, msg: str) -> EngineError:
+        return self.home.error(label, span, msg)
+
+    def out_of_memory(self, label: str, span) -> LimitExceeded:
+        text = f"memory limit exceeded while {label or 'evaluating'} on Spark; nothing was written"
+        return LimitExceeded(text, [Diagnostic(span, text)] if span else [], self.text, limit="memory")
+
+    def sql(self, select: str, label: str = "", span=None) -> DataFrame:
+        self.stats["statements"] += 1
+        text = render(select)
+        if self.lean:
+            text = broadcast_hints(text, {_name(t): n for t, n in self.sizes.items()}, BROADCAST_ROWS)
+        return self.guard(lambda: self.spark.sql(text), label, span)
+
+    def keep(self, frame: DataFrame, label: str = "", span=None) -> tuple[DataFrame, int]:
+        """``frame`` computed once, checkpointed and counted in one job."""
+        def run() -> tuple[DataFrame, int]:  # a lazy checkpoint may still run the plan's constant parts
+            kept = frame.localCheckpoint(eager=not self.lean)
+            return kept, kept.count()
+
+        kept, n = self.guard(run, label, span)
+        self.stats["actions"] += 1 if self.lean else 2
+        self.stats["checkpoints"] += 1
+        return kept, n
+
+    def register(self, table: str, frame: DataFrame, size: int | None, depth: int = 1) -> None:
+        frame.createOrReplaceTempView(_name(table))
+        self.frames[table] = frame
+        self.depth[table] = depth
+        if size is None:
+            self.sizes.pop(table, None)
+        else:
+            self.sizes[table] = size
+
+    def temp(self, base: str) -> str:
+        return S.quote_ident(self.prefix + base)
+
+    def made(self, table: str) -> bool:
+        return table in self.frames
+
+    # --- derived relations ------------------------------------------------------------------------------------------
+    def create(self, table: str, select: str, label: str = "", span=None, *, replace: bool = False) -> int:
+        frame, n = self.keep(self.sql(select, label, span), label, span)
+        self.register(table, frame, n)
+        return n
+
+    def create_empty(self, table: str, info: PredInfo) -> str:
+        self.register(table, self.spark.createDataFrame([], schema(info)), 0)
+        return table
+
+    def create_table(self, name: str, info: PredInfo) -> str:
+        return self.create_empty(self.temp(name), info)
+
+    def insert(self, table: str, select: str, label: str = "", span=None) -> int:
+        source = re.fullmatch(r'SELECT \* FROM ("(?:[^"]|"")+")', select)
+        if self.lean and source and source.group(1) in self.frames:  # a whole relation: no job to compute it again
+            frame, n = self.frames[source.group(1)], self.count(source.group(1))
+        else:
+            frame, n = self.keep(self.sql(select, label, span), label, span)
+        if n == 0:
+            return 0
+        old = self.frames[table]
+        if self.sizes.get(table) == 0:
+            self.register(table, frame, n)
+            return n
+        depth = self.depth.get(table, 1) + 1
+        union = old.union(frame)
+        size = self.sizes[table] + n if table in self.sizes else None
+        if depth > self.union_depth:
+            union, size = self.keep(union, label, span)
+            depth = 1
+        self.register(table, union, size, depth)
+        return n
+
+    def delete(self, table: str, alias: str, condition: str, label: str = "", span=None) -> None:
+        frame, n = self.keep(self.sql(f"SELECT * FROM {table} AS {alias} WHERE NOT ({condition})", label, span),
+                             label, span)
+        self.register(table, frame, n)
+
+    def replace_rows(self, table: str, source: str, label: str = "", span=None) -> None:
+        self.register(table, self.frames[source], self.sizes.get(source), self.depth.get(source, 1))
+
+    def view(self, table: str, select: str, label: str = "", span=None) -> None:
+        self.register(table, self.sql(select, label, span), None)
+
+    def rows(self, select: str, label: str = "", span=None) -> list[tuple]:
+        frame = self.sql(select, label, span)
+        self.stats["actions"] += 1
+        return [tuple(r) for r in self.guard(frame.collect, label, span)]
+
+    def value(self, select: str, label: str = "", span=None) -> Any:
+        return self.rows(select, label, span)[0][0]
+
+    def count(self, table: str) -> int:
+        if table not in self.sizes:
+            self.stats["actions"] += 1
+            self.sizes[table] = self.guard(self.frames[table].count)
+        return self.sizes[table]
+
+    def fetch(self, table: str, limit: int | None = None) -> list[tuple]:
+        tail = "" if limit is None else f" LIMIT {int(limit)}"
+        return self.rows(f"SELECT * FROM {table} ORDER BY ALL{tail}")
+
+    def drop(self, table: str) -> None:
+        if self.frames.pop(table, None) is not None:
+            self.spark.catalog.dropTempView(_name(table))
+        self.sizes.pop(table, None)
+        self.depth.pop(table, None)
+
+    def cleanup(self) -> None:
+        # the jobs Spark ran for this run's actions (an action may take several: adaptive execution plans a shuffle's
+        # stages as jobs of their own), as its status tracker counts them (it keeps the last spark.ui.retainedJobs)
+        with contextlib.suppress(Exception):
+            self.stats["jobs"] += len(self.spark.sparkContext.statusTracker().getJobIdsForGroup(self.group))
+        for table in list(self.frames):
+            with contextlib.suppress(Exception):
+                self.drop(table)
+        self._watch.close()
+        self.home.cleanup()
+
+    # --- base data --------------------------------------------------------------------------------------------------
+    def from_rows(self, info: PredInfo, rows: Sequence[tuple]) -> DataFrame:
+        convert = [float if t == "float" else int if t == "int" else bool if t == "bool" else str for t in info.types]
+        data = [tuple(f(v) for f, v in zip(convert, r, strict=True)) for r in rows] if info.arity else [(True,)] * min(
+            1, len(rows))
+        return self.spark.createDataFrame(data, schema(info))
+
+    def insert_rows(self, table: str, info: PredInfo, rows: Sequence[tuple]) -> None:
+        frame, n = self.keep(self.from_rows(info, rows).distinct(), f"loading rows of {info.name!r}")
+        if self.sizes.get(table) == 0:
+            self.register(table, frame, n)
+        else:
+            self.register(table, self.frames[table].union(frame).distinct(), None)
+
+    def load_input(self, name: str, info: PredInfo, rows: Sequence[tuple]) -> str:
+        rows = [tuple(r) for r in rows]
+        bad = [r for r in rows if len(r) != info.arity]
+        if bad:
+            raise EngineError(f"input rows for {name!r} must have {info.arity} values, got {bad[0]!r}")
+        table = self.create_table(name, info)
+        if rows:
+            self.insert_rows(table, info, rows)
+        return table
+
+    def load_table(self, name: str, info: PredInfo) -> str:
+        """From the DuckDB database's table of that name (the workspace), else the session catalog's table."""
+        table = self.temp(name)
+        columns = self.home.database_columns()
+        if name in columns:
+            cols = columns[name]
+            if len(cols) != info.arity:
+                raise EngineError(f"table {name!r} has {len(cols)} columns but the program uses {info.arity}")
+            arrow = self.home.arrow(f"SELECT {cast_columns(cols, info)} FROM main.{S.quote_ident(name)}",
+                                    f"reading table {name!r}")
+            frame = self.guard(lambda: self.spark.createDataFrame(arrow).localCheckpoint(), f"reading table {name!r}")
+            self.register(table, frame, arrow.num_rows)
+            return table
+        if not self.guard(lambda: self.spark.catalog.tableExists(name)):
+            raise EngineError(f"no data for predicate {name!r}: it is neither bound with @bind nor a table of the "
+                              "database or of the Spark session's catalog")
+        source = self.spark.table(name)
+        if len(source.columns) != info.arity:
+            raise EngineError(f"table {name!r} has {len(source.columns)} columns but the program uses {info.arity}")
+        source.createOrReplaceTempView(_name(table) + "_src")
+        self.view(table, f"SELECT {cast_columns(source.columns, info)} FROM {S.quote_ident(_name(table) + '_src')}",
+                  f"reading table {name!r}")
+        return table
+
+    def load_bind(self, bind: Bind, info: PredInfo) -> str:
+        label = bind_label(bind)
+        path = str(bind.path)
+        match bind.kind:
+            case "csv":
+                source = self.guard(lambda: self.spark.read.option("header", True).csv(path), label, bind.span)
+            case "parquet":
+                source = self.guard(lambda: self.spark.read.parquet(path), label, bind.span)
+            case "duckdb":  # a DuckDB file: read through DuckDB, handed over as Arrow
+                db = duckdb.connect(path, read_only=True)
+                try:
+                    arrow = to_arrow(db.sql(f"SELECT * FROM main.{S.quote_ident(bind.table or bind.pred)}"))
+                    source = self.guard(lambda: self.spark.createDataFrame(arrow), label, bind.span)
+                except duckdb.Error as exc:
+                    raise self.error(label, bind.span, str(exc).split("\n")[0]) from None
+                finally:
+                    db.close()
+            case _:
+                raise EngineError(f"unknown @bind kind {bind.kind!r}")
+        raw = self.temp(bind.pred + "_file")
+        self.register(raw, source, None)
+        table = self.temp(bind.pred)
+        self.create(table, bound_select(source.columns, info, raw, bind, self.text), label, bind.span)
+        self.drop(raw)
+        check_bound(self, table, info, bind)
+        return table
+
+    # --- results ----------------------------------------------------------------------------------------------------
+    def materialize(self, targets: Mapping[str, tuple[str, PredInfo]], append: bool = False) -> None:
+        """The relations brought into the DuckDB database (one transaction, as the other engines write), and with
+        ``write_tables`` saved as tables of the session catalog too."""
+        moved: dict[str, tuple[str, PredInfo]] = {}
+        for table, (source, info) in targets.items():
+            arrow = self.guard(self.sql(f"SELECT * FROM {source}").toArrow, f"materializing {info.name!r}")
+            local = self.home.temp(f"{info.name}_from_spark")
+            self.home.con.register(_name(local) + "_arrow", arrow)
+            self.home.create(local, f"SELECT * FROM {S.quote_ident(_name(local) + '_arrow')}")
+            self.home.con.unregister(_name(local) + "_arrow")
+            moved[table] = (local, info)
+        self.home.materialize(moved, append)
+        if self.write_tables:
+            for table, (source, info) in targets.items():
+                frame = self.sql(f"SELECT {named_columns(info)} FROM {source}")
+                self.guard(lambda f=frame, t=table: f.write.mode("append" if append else "overwrite").saveAsTable(t),
+                           f"materializing {info.name!r}")
+
+
+_SPARK_OUR_TYPES = {"tinyint": "int", "smallint": "int", "int": "int", "bigint": "int", "float": "float",
+                    "double": "float", "boolean": "bool"}
+
+
+def catalog_schemas(spark: SparkSession, names: set[str]) -> tuple[dict[str, tuple[str, ...]],
+                                                                   dict[str, tuple[str, ...]]]:
+    """Types and column names of the tables (and temporary views) of the session's catalog among ``names``, as
+    :func:`vadaorchestra.datalog.api.database_schemas` gives them for the DuckDB database."""
+    types: dict[str, tuple[str, ...]] = {}
+    cols: dict[str, tuple[str, ...]] = {}
+    for name in sorted(names):
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or not spark.catalog.tableExists(name):
+            continue
+        fields = spark.table(name).schema.fields
+        types[name] = tuple("float" if f.dataType.simpleString().startswith("decimal")
+                            else _SPARK_OUR_TYPES.get(f.dataType.simpleString(), "string") for f in fields)
+        cols[name] = tuple(f.name for f in fields)
+    return types, cols
+
+
+def schema(info: PredInfo) -> str:
+    """A Spark schema string for a relation of ``info``'s columns ``c0…`` (``c_ boolean`` when nullary)."""
+    if info.arity == 0:
+        return "c_ boolean"
+    return ", ".join(f"c{i} {SPARK_TYPES[t]}" for i, t in enumerate(info.types))
+
+
+_CONDITION = re.compile(r"\[([A-Z_.]+)\]\s*(.*)", re.S)
+
+
+def spark_message(exc: BaseException) -> str:
+    """The first line of a Spark error, without its error class and SQL state; a raised ``error()`` as its text; the
+    exact float sum's overflow as its range."""
+    text = str(exc).strip()
+    m = _CONDITION.search(text)
+    condition, message = (m.group(1), m.group(2)) if m else ("", text)
+    message = message.split("\n")[0]
+    message = re.sub(r"\s*SQLSTATE: \w+\.?\s*$", "", message).strip()
+    if condition == "USER_RAISED_EXCEPTION":
+        return message
+    if "DECIMAL" in text and ("OUT_OF_RANGE" in condition or "OVERFLOW" in condition):
+        return FLOAT_SUM_RANGE_SPARK
+    return f"{message} ({condition})" if condition else message
+
+
+class SparkEngine(DuckDBEngine):
+    """Evaluate analyzed programs on Spark; same contract as :meth:`DuckDBEngine.evaluate`.
+
+    ``connection``: the DuckDB database the program reads tables from and writes results into;
+    ``spark``: a SparkSession (default: :func:`spark_session`, ``local[*]`` or ``$VADA_SPARK_MASTER``);
+    ``write_tables``: also save materialized outputs as tables of the session catalog;
+    ``stats``: a dict the engine adds its counters to: ``rounds`` (semi-naive), ``statements`` (SQL), ``actions``
+    (the Spark actions it started: counts and collects), ``checkpoints`` and ``jobs`` (what Spark ran for them);
+    ``lean=False``: the straightforward store the reduction of jobs is measured against (benchmarks/engine.py).
+    """
+
+    name = "spark"
+    OPTIONS = ("spark", "master", "write_tables", "stats", "lean")  # what api.run passes on from engine_options
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, *, max_rounds: int = 1000, max_witnesses: int = 10,
+                 progress: Callable[[str], None] | None = None, budget: Budget | None = None,
+                 max_rows: int | None = None, spark: SparkSession | None = None, master: str | None = None,
+                 write_tables: bool = False, stats: dict | None = None, lean: bool = True):
+        super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress,
+                         budget=budget, max_rows=max_rows)
+        self.spark = spark if spark is not None else spark_session(master)
+        self.write_tables = write_tables
+        self.stats = stats if stats is not None else {}
+        self.stats.setdefault("rounds", 0)
+        self.lean = lean
+
+    def new_store(self, analysis: Analysis) -> SparkStore:  # type: ignore[override]
+        home = super().new_store(analysis)
+        return SparkStore(self.spark, home, write_tables=self.write_tables, stats=self.stats, lean=self.lean)
+
+    def new_run(self, analysis: Analysis, inputs, null_start: int) -> Run:
+        self._run = super().new_run(analysis, inputs, null_start)
+        return self._run
+
+    def evaluate(self, analysis: Analysis, *args, **kwargs):
+        """:meth:`DuckDBEngine.evaluate` on Spark; ``stats["rounds"]`` adds the run's semi-naive rounds."""
+        self._run: Run | None = None
+        try:
+            return super().evaluate(analysis, *args, **kwargs)
+        finally:
+            if self._run is not None:
+                self.stats["rounds"] += self._run.round_no
+
+
+__all__ = ["SparkEngine", "SparkStore", "catalog_schemas", "render", "spark_available", "spark_session"]
