@@ -13,6 +13,12 @@ the same alternation: interpreted (``souffle s``), and compiled (``mode="compile
 with a fresh binary cache, the first run compiles (``compile s``: the engine's own compile time, reported apart) and
 the second hits the cache (``compiled s``). Ratios are to the hand-written DuckDB SQL.
 
+With ``--spark`` (the ``spark`` extra and Java installed) the program also runs on the Spark engine in local mode
+(``spark``), and on the same engine without its reduction of jobs per round (``spark naive``: ``lean=False``, an
+eager checkpoint and a count apart, a relation recomputed when inserted, every union checkpointed); each child starts
+its session and runs a tiny program before the clock starts (the session's start is printed apart), and the rounds
+and Spark jobs of the run are reported, with the seconds per round.
+
 Workloads:
   control  company control (msum recursion) on generated ownership graphs; anchor: an iterative SQL loop driven
            from Python (a recursive CTE cannot aggregate inside the recursion)
@@ -21,7 +27,7 @@ Workloads:
 
 Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans] [--sizes 1000,10000] [--reps 3]
                                   [--sink fetch|table] [--souffle both|interpreted|compiled|none] [--souffle-jobs N]
-                                  [--souffle-rounds duckdb|souffle]
+                                  [--souffle-rounds duckdb|souffle] [--spark]
 """
 
 from __future__ import annotations
@@ -54,7 +60,8 @@ import numpy as np  # noqa: E402
 
 SEED = 20240607
 SIDES_LABEL = {"vo": "vadaorchestra", "sql": "DuckDB SQL", "souffle": "souffle interp", "souffle_c": "souffle compiled",
-               "raw": "raw souffle", "raw_c": "raw souffle -o"}
+               "raw": "raw souffle", "raw_c": "raw souffle -o", "spark": "spark", "spark_naive": "spark naive"}
+SPARK_SIDES = ("spark", "spark_naive")
 SOUFFLE_SIDES = {"interpreted": ("souffle",), "compiled": ("souffle_c",), "both": ("souffle", "souffle_c"), "none": ()}
 RAW_SIDES = {"souffle": "raw", "souffle_c": "raw_c"}  # the raw side each engine mode is compared with
 RESULT_TABLE = "bench_result"
@@ -454,6 +461,8 @@ def run_side(side: str, wl: Workload, con: duckdb.DuckDBPyConnection, sink: str 
         return run_sql(wl, con, sink)
     if side in ("souffle", "souffle_c"):
         return run_vadaorchestra(wl, con, sink, engine="souffle", engine_options=engine_options)
+    if side in SPARK_SIDES:
+        return run_vadaorchestra(wl, con, sink, engine="spark", engine_options=engine_options)
     return run_vadaorchestra(wl, con, sink)
 
 
@@ -601,6 +610,16 @@ def child(spec: dict) -> None:
             del first
             gc.collect()
             stats.clear()
+    if side in SPARK_SIDES:
+        from vadaorchestra.datalog import run
+        from vadaorchestra.datalog.engines.spark_engine import spark_session
+
+        start = time.perf_counter()
+        session = spark_session()
+        run(TC_PROGRAM, inputs={"edge": [(1, 2), (2, 3)]}, engine="spark", engine_options={"spark": session})
+        extra["session_s"] = time.perf_counter() - start
+        spark_stats: dict = {}
+        options = {"spark": session, "stats": spark_stats, "lean": side == "spark"}
     base = current_rss_mib()
     reset = reset_peak_rss()
     start = time.perf_counter()
@@ -610,7 +629,9 @@ def child(spec: dict) -> None:
     if has_stats:
         extra["souffle_runs"] = stats["souffle_runs"]
         extra["rounds"] = stats["rounds"]
-    if options is not None:
+    if side in SPARK_SIDES:
+        extra |= {"rounds": spark_stats["rounds"], "jobs": spark_stats["jobs"], "actions": spark_stats["actions"]}
+    elif options is not None:
         extra["souffle_peak_mib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     if "first_s" in extra and "compile_s" not in extra:  # without the engine's counter: first run - cached run
         extra["compile_s"] = max(0.0, extra["first_s"] - seconds)
@@ -657,7 +678,7 @@ def summarize(runs: list[dict]) -> dict | None:
            "base_mib": max(r["base_mib"] for r in ok), "rows": ok[0]["rows"],
            "digests": {r["digest"] for r in ok} | {r["first_digest"] for r in ok if "first_digest" in r},
            "n": len(ok)}
-    for key in ("compile_s", "first_s", "souffle_peak_mib", "souffle_runs", "rounds", "io_s"):
+    for key in ("compile_s", "first_s", "souffle_peak_mib", "souffle_runs", "rounds", "io_s", "jobs", "session_s"):
         if all(key in r for r in ok):
             out[key] = (max if key == "souffle_peak_mib" else statistics.median)(r[key] for r in ok)
     return out
@@ -681,6 +702,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the Soufflé engine's rounds option: who runs the strata that need rounds, such as company "
                          "control's aggregate inside recursion (default duckdb, the engine's default; souffle: "
                          "layered Soufflé programs)")
+    ap.add_argument("--spark", action="store_true",
+                    help="also measure the Spark engine in local mode, with and without its reduction of jobs per "
+                         "round (needs the spark extra and Java)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per measurement (default 1800)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -723,6 +747,19 @@ def main(argv: list[str] | None = None) -> int:
                 "untimed; with -o the compile time apart)"
               + ("; compiled mode skipped with --quick (--souffle both to measure it)"
                  if args.quick and not args.souffle else ""))
+    spark_sides: list[str] = []
+    if args.spark:
+        from vadaorchestra.datalog.engines.spark_engine import spark_available
+
+        why_not = spark_available()
+        if why_not:
+            print(f"spark: not available ({why_not})")
+        else:
+            import pyspark
+
+            spark_sides = list(SPARK_SIDES)
+            print(f"spark: pyspark {pyspark.__version__}, local[*] ($VADA_SPARK_MASTER to change); measuring spark and "
+                  "spark naive (no reduction of jobs per round); session start and a warm-up program not timed")
     print()
 
     table: list[dict] = []
@@ -730,7 +767,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             wl = WORKLOADS[name]
             sides = ["vo", *(["sql"] if wl.anchor else []), *souffle_sides,
-                     *([RAW_SIDES[x] for x in souffle_sides] if wl.souffle else [])]
+                     *([RAW_SIDES[x] for x in souffle_sides] if wl.souffle else []), *spark_sides]
             print(f"## {wl.name}: {wl.title}")
             print(f"   {wl.anchor_note}")
             failed: dict[str, str] = {}  # Soufflé side -> why larger sizes are skipped
@@ -756,7 +793,7 @@ def main(argv: list[str] | None = None) -> int:
                         runs[side].append(r)
                         print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}
-                for side in souffle_sides:
+                for side in souffle_sides + spark_sides:
                     if side not in failed and summ[side] is None:
                         failed[side] = "timed out" if any("timeout" in r.get("error", "") for r in runs[side]) \
                             else "failed"
@@ -764,7 +801,8 @@ def main(argv: list[str] | None = None) -> int:
                 row = {"workload": wl.name, "size": f"{fmt_size(size)} {wl.unit}", "inputs": inputs,
                        "vo": summ["vo"], "sql": summ.get("sql"), "agree": agree, "souffle": summ.get("souffle"),
                        "souffle_c": summ.get("souffle_c"), "raw": summ.get("raw"), "raw_c": summ.get("raw_c"),
-                       "extra": souffle_columns(summ, sides) if souffle_sides else None,
+                       "extra": {**(souffle_columns(summ, sides) if souffle_sides else {}),
+                                 **(spark_columns(summ) if spark_sides else {})} or None,
                        "errors": {s: [r["error"] for r in runs[s] if "error" in r] for s in sides}}
                 table.append(row)
                 vo, sql = summ["vo"], summ.get("sql")
@@ -817,11 +855,33 @@ def cold_inline_run(tmp: Path, departments: int, seed: int, reps: int) -> dict:
     return {"seconds": median, "bytes": size}
 
 
+SPARK_COLUMNS = ("spark s", "spark/SQL", "rounds", "jobs", "s/round", "naive s", "naive jobs", "naive s/round",
+                 "naive/spark")
+
+
+def spark_columns(summ: dict[str, dict | None]) -> dict[str, str]:
+    """The Spark engine's cells: seconds, the ratio to the hand-written SQL, the rounds and jobs of the run, seconds
+    per round; the same without the reduction of jobs per round, and its time over the lean engine's."""
+    sql, lean, naive = summ.get("sql"), summ.get("spark"), summ.get("spark_naive")
+    cells: dict[str, str] = {}
+    for prefix, x in (("", lean), ("naive ", naive)):
+        cells[f"{prefix or 'spark '}s"] = f"{x['seconds']:.2f}" if x else "error"
+        cells[f"{prefix}jobs"] = f"{x['jobs']:.0f}" if x and "jobs" in x else "—"
+        cells[f"{prefix}s/round"] = (f"{x['seconds'] / x['rounds']:.2f}" if x and x.get("rounds") else "—")
+    cells["spark/SQL"] = f"{lean['seconds'] / sql['seconds']:.0f}x" if lean and sql else "—"
+    cells["rounds"] = f"{lean['rounds']:.0f}" if lean and "rounds" in lean else "—"
+    cells["naive/spark"] = f"{naive['seconds'] / lean['seconds']:.2f}x" if lean and naive else "—"
+    return cells
+
+
 def print_measurement(rep: int, side: str, r: dict) -> None:
     if "error" in r:
         print(f"   rep {rep + 1} {SIDES_LABEL[side]:>16}: ERROR {r['error']}", flush=True)
         return
     notes = []
+    if "jobs" in r:
+        notes.append(f"{r['rounds']} rounds, {r['actions']} Spark actions, {r['jobs']} jobs; session start and warm-up {r['session_s']:.1f} s, "
+                     "not timed; the JVM's memory is not in the peak")
     if "souffle_runs" in r:
         notes.append(f"{r['souffle_runs']} Soufflé runs, {r['rounds']} rounds run by the engine")
     if "compile_s" in r:
@@ -868,7 +928,7 @@ def check_results(summ: dict[str, dict | None], sides: list[str]) -> bool:
 
 
 def print_table(table: list[dict], souffle_ok: bool) -> None:
-    extra_cols = [c for c in SOUFFLE_COLUMNS if any(c in (r["extra"] or {}) for r in table)]
+    extra_cols = [c for c in SOUFFLE_COLUMNS + SPARK_COLUMNS if any(c in (r["extra"] or {}) for r in table)]
     head = ["workload", "size", "inputs", "result rows", "vadaorchestra s", "DuckDB SQL s", "ratio",
             "peak MiB", *extra_cols]
     print("| " + " | ".join(head) + " |")
@@ -895,6 +955,11 @@ def print_table(table: list[dict], souffle_ok: bool) -> None:
               "x/SQL = ratio to the hand-written DuckDB SQL; raw souffle s = `souffle -F -D` on the same program as "
               "Soufflé text and .facts inputs (the process alone), raw -o s = its compiled binary (raw compile s = "
               "`souffle -o`, apart); souffle/raw and compiled/raw = the engine's time over Soufflé's own")
+    if any("spark s" in (r["extra"] or {}) for r in table):
+        print("spark s = the Spark engine in local mode (session started and warmed up before the clock); rounds = "
+              "its semi-naive rounds; jobs = the Spark jobs it ran (Spark's status tracker); s/round = spark s / rounds; naive = the same "
+              "engine with lean=False (two jobs per checkpoint, relations recomputed when inserted, every union "
+              "checkpointed); naive/spark = the time the reduction of jobs saves")
     errors = [(r["workload"], r["size"], s, e) for r in table for s, es in r["errors"].items() for e in es]
     for w, size, s, e in errors:
         print(f"error: {w} {size} {SIDES_LABEL[s]}: {e}")
