@@ -248,7 +248,7 @@ def _fake_local_client():
     from vadaorchestra.agents.models import LocalLlamaClient
 
     client = LocalLlamaClient.__new__(LocalLlamaClient)  # no GGUF loaded: the approach reaches llama.cpp via .model
-    client._lock = threading.Lock()
+    client.lock = threading.Lock()
     client.llm = None
     return client
 

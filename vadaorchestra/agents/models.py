@@ -263,7 +263,9 @@ class LocalLlamaClient(ChatCompletionClient):
         self.defaults: dict[str, Any] = {"temperature": temperature, "max_tokens": max_tokens}
         self._info = ModelInfo(vision=False, function_calling=True, json_output=True, structured_output=True,
                                family="unknown")
-        self._lock = threading.Lock()
+        # held by every llama.cpp call of this client: whoever drives the model directly (ReFactX's constrained
+        # decoding) takes it too
+        self.lock = threading.Lock()
         self._grammars: dict[str, Any] = {}
         self._usage = {"prompt_tokens": 0, "completion_tokens": 0}
         self.calls = 0
@@ -354,7 +356,7 @@ class LocalLlamaClient(ChatCompletionClient):
         converted = self._messages(messages)
 
         def call() -> tuple[dict[str, Any], int | None]:
-            with self._lock:
+            with self.lock:
                 before = self._context()
                 response = self.llm.create_chat_completion(messages=converted, stream=False, **args)
                 prompt = (self._context() or [])[:(response.get("usage") or {}).get("prompt_tokens", 0)]

@@ -418,7 +418,7 @@ class ReFactX(Approach):
             raise EvalError(f"refactx needs max_facts >= 1, not {max_facts}")
         self.max_facts = max_facts
         self.max_answer_tokens = max_answer_tokens
-        self._lock: threading.Lock = model_client._lock  # every llama.cpp call of the client holds it
+        self._lock: threading.Lock = model_client.lock  # every llama.cpp call of the client holds it
         self.model: Any = None  # a LlamaModel, made in __aenter__
         self.tree: PrefixTree | None = None
         self.tree_stats: dict[str, Any] = {}
