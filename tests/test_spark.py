@@ -100,6 +100,7 @@ def test_base_data_is_read_where_it_lies_and_outputs_are_written_as_catalog_tabl
         assert sorted(result.rows("tc")) == want
         assert sorted(con.execute("SELECT * FROM tc_spark_test").fetchall()) == want  # the workspace's copy
         assert sorted(tuple(r) for r in spark.table("tc_spark_test").collect()) == want  # the catalog's table
+        assert [t.name for t in spark.catalog.listTables() if t.name.startswith("__vo")] == []  # no view left
     finally:
         con.close()
         spark.sql("DROP TABLE IF EXISTS tc_spark_test")

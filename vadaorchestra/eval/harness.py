@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=None, help="a stratified sample of N questions")
     ap.add_argument("--seed", type=int, default=0, help="seed of the sample")
     ap.add_argument("--out", type=Path, default=None, help="output folder (default runs/eval/DATASET)")
-    ap.add_argument("--engine", default="duckdb", help="duckdb, souffle or auto")
+    ap.add_argument("--engine", default="duckdb", help="duckdb, souffle, spark or auto")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per question")
     ap.add_argument("--quiet", action="store_true", help="no line per question")
     a = ap.parse_args(argv)

@@ -47,6 +47,7 @@ from vadaorchestra.datalog.engines.store import (
     cast_columns,
     check_bound,
     guarded,
+    input_rows,
     named_columns,
     run_prefix,
     to_arrow,
@@ -218,7 +219,6 @@ class SparkStore:
     operations as :class:`~vadaorchestra.datalog.engines.store.RelationStore`, whose DuckDB connection (``home``)
     keeps the database the program reads tables from and writes its results to."""
 
-    dialect = "spark"
     recursive_union = False  # Spark's WITH RECURSIVE is UNION ALL only: linear recursion runs rounds too
 
     def __init__(self, spark: SparkSession, home: RelationStore, *, write_tables: bool = False,
@@ -390,10 +390,7 @@ class SparkStore:
             self.register(table, self.frames[table].union(frame).distinct(), None)
 
     def load_input(self, name: str, info: PredInfo, rows: Sequence[tuple]) -> str:
-        rows = [tuple(r) for r in rows]
-        bad = [r for r in rows if len(r) != info.arity]
-        if bad:
-            raise EngineError(f"input rows for {name!r} must have {info.arity} values, got {bad[0]!r}")
+        rows = input_rows(name, info, rows)
         table = self.create_table(name, info)
         if rows:
             self.insert_rows(table, info, rows)
@@ -418,9 +415,9 @@ class SparkStore:
         source = self.spark.table(name)
         if len(source.columns) != info.arity:
             raise EngineError(f"table {name!r} has {len(source.columns)} columns but the program uses {info.arity}")
-        source.createOrReplaceTempView(_name(table) + "_src")
-        self.view(table, f"SELECT {cast_columns(source.columns, info)} FROM {S.quote_ident(_name(table) + '_src')}",
-                  f"reading table {name!r}")
+        raw = self.temp(name + "_src")  # registered, so that cleanup drops its view too
+        self.register(raw, source, None)
+        self.view(table, f"SELECT {cast_columns(source.columns, info)} FROM {raw}", f"reading table {name!r}")
         return table
 
     def load_bind(self, bind: Bind, info: PredInfo) -> str:

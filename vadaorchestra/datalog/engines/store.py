@@ -33,6 +33,8 @@ _RUN_IDS = itertools.count(1)
 def run_prefix() -> str:
     """A prefix for the names of one run's relations, unique in this process."""
     return f"__vo{next(_RUN_IDS)}_"
+
+
 FLOAT_SUM_RANGE = ("a float sum reaches 2^63 (9.2e18) in magnitude: floats are summed exactly, as fixed point with 64 "
                    "fraction bits, up to that bound (docs/LANGUAGE-NOTES.md)")
 
@@ -70,7 +72,6 @@ class RelationStore:
     ``text``: the program's text, for the location of errors.
     """
 
-    dialect = "duckdb"
     recursive_union = True  # WITH RECURSIVE … UNION has set semantics here, so a linear recursion runs as one query
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, budget: Budget | None = None, text: str | None = None):
@@ -236,11 +237,8 @@ class RelationStore:
 
     def load_input(self, name: str, info: PredInfo, rows: Sequence[tuple]) -> str:
         """An ``@input`` predicate's rows, given by the caller."""
+        rows = input_rows(name, info, rows)
         table = self.create_table(name, info)
-        rows = [tuple(r) for r in rows]
-        bad = [r for r in rows if len(r) != info.arity]
-        if bad:
-            raise EngineError(f"input rows for {name!r} must have {info.arity} values, got {bad[0]!r}")
         if rows:
             self.insert_rows(table, info, rows)
         return table
@@ -265,8 +263,7 @@ class RelationStore:
         if len(cols) != info.arity:
             raise EngineError(f"table {name!r} has {len(cols)} columns but the program uses {info.arity}")
         view = self.temp(name)
-        self.exec(f"CREATE TEMP VIEW {view} AS SELECT {cast_columns(cols, info)} FROM main.{S.quote_ident(name)}")
-        self.created[view] = "VIEW"
+        self.view(view, f"SELECT {cast_columns(cols, info)} FROM main.{S.quote_ident(name)}")
         return view
 
     def load_bind(self, bind: Bind, info: PredInfo) -> str:
@@ -319,6 +316,15 @@ class RelationStore:
             self.exec(f"CREATE OR REPLACE TABLE {target} AS {select} ORDER BY ALL", what)
 
 
+def input_rows(name: str, info: PredInfo, rows: Sequence[tuple]) -> list[tuple]:
+    """The caller's rows of ``@input`` predicate ``name`` as tuples, each of ``info``'s arity (else the error)."""
+    rows = [tuple(r) for r in rows]
+    bad = [r for r in rows if len(r) != info.arity]
+    if bad:
+        raise EngineError(f"input rows for {name!r} must have {info.arity} values, got {bad[0]!r}")
+    return rows
+
+
 def bind_label(bind: Bind) -> str:
     return f"@bind of {bind.pred!r} ({bind.path.name})"
 
@@ -345,7 +351,7 @@ def named_columns(info: PredInfo) -> str:
 
 def bound_select(cols: Sequence[str], info: PredInfo, source: str, bind: Bind, text: str | None) -> str:
     """The distinct rows of a bound ``source`` with columns ``cols``, cast to ``info``'s types (an empty string
-    stays a string; an empty number is caught by :meth:`RelationStore.check_bound`)."""
+    stays a string; an empty number is caught by :func:`check_bound`)."""
     if len(cols) != info.arity:
         msg = f"{bind_label(bind)}: the source has {len(cols)} column(s) but {bind.pred!r} has {info.arity}"
         raise EngineError(msg, [Diagnostic(bind.span, msg)], text)
@@ -360,4 +366,4 @@ def bound_select(cols: Sequence[str], info: PredInfo, source: str, bind: Bind, t
 
 
 __all__ = ["FLOAT_SUM_RANGE", "RelationStore", "bind_label", "bound_select", "cast_columns", "check_bound",
-           "columns_ddl", "guarded", "named_columns", "run_prefix", "to_arrow"]
+           "columns_ddl", "guarded", "input_rows", "named_columns", "run_prefix", "to_arrow"]
