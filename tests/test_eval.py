@@ -393,3 +393,45 @@ def test_a_multi_hop_trace_replays_with_the_same_facts_on_both_engines(tmp_path)
     reports, differences, notes = verify_engines(tmp_path / "trace.dl")
     assert [r.engine for r in reports] == ["duckdb", "souffle"] and all(r.ok for r in reports)
     assert differences == [] and reports[0].final and reports[0].final == reports[1].final
+
+
+def test_a_question_no_tool_answers_is_right_only_when_refused():
+    from vadaorchestra.eval.metrics import right
+
+    assert right(None, [], "could not answer")
+    assert not right(None, ["Company 0001"], "answer_values")
+    assert not right(["Company 0001"], [], "could not answer")
+    assert not right([], [], "could not answer")
+
+
+def test_a_question_of_two_parts_is_right_only_when_each_part_is():
+    from vadaorchestra.eval.metrics import right
+
+    gold = {"parts": [["DeepLogic Ltd", "NeuralLinker SpA"], ["Synthetix Global Fund"]]}
+    assert right(gold, [], "answer_values", [["NeuralLinker SpA", "DeepLogic Ltd"], ["Synthetix Global Fund"]])
+    assert not right(gold, ["DeepLogic Ltd", "NeuralLinker SpA"], "answer_values", None)  # half of it answered
+    assert not right(gold, [], "answer_values", [["DeepLogic Ltd", "NeuralLinker SpA"], []])
+
+
+def test_every_dataset_folder_is_read_by_the_one_loader(tmp_path, monkeypatch):
+    from vadaorchestra.eval.datasets import available, resolve
+
+    folder = tmp_path / "scenarios" / "tiny"
+    (folder / "catalog").mkdir(parents=True)
+    (folder / "generate.py").write_text(
+        "from pathlib import Path\n"
+        "def write(folder: Path) -> None:\n"
+        "    (folder / 'data').mkdir(exist_ok=True)\n"
+        "    (folder / 'data' / 't.csv').write_text('a,b\\nx,1\\n')\n"
+        "    (folder / 'data' / 'q.jsonl').write_text('{\"id\": \"t1\", \"question\": \"Q?\", \"answer\": 1}\\n')\n")
+    (folder / "dataset.yaml").write_text(
+        "sets:\n  tiny:\n    questions: data/q.jsonl\n    description: one question\n"
+        "generate: generate.py\nsentences:\n  data/t.csv: '{a} has {b}.'\n")
+    monkeypatch.setenv("VADA_SCENARIOS", str(tmp_path / "scenarios"))
+    assert list(available()) == ["tiny"]
+    ds = resolve("tiny")  # generated on first use
+    assert [q["id"] for q in ds.questions()] == ["t1"] and ds.facts() == ["x has 1."]
+    assert ds.catalog == folder / "catalog" and ds.data_root == folder
+    (folder / "dataset.yaml").write_text("sets: {tiny: {}}\n")
+    with pytest.raises(EvalError, match=r"dataset.yaml: set 'tiny' needs 'questions'"):
+        resolve("tiny")

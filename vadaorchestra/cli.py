@@ -636,7 +636,7 @@ def _shown(value) -> str:
 
 
 class _EvalCommand(TyperCommand):
-    """`eval --help` names the datasets the registry finds (every scenarios/*/dataset.py), read when help is shown."""
+    """`eval --help` names the datasets the registry finds (every scenarios/*/dataset.yaml), read when help is shown."""
 
     def format_help(self, ctx, formatter) -> None:
         from vadaorchestra.eval.datasets import available
@@ -647,13 +647,13 @@ class _EvalCommand(TyperCommand):
             names = f"none ({exc.message})"
         for param in self.params:
             if param.name == "dataset":
-                param.help = f"The dataset: {names} (every scenarios/*/dataset.py)."
+                param.help = f"The dataset: {names} (every scenarios/*/dataset.yaml)."
         super().format_help(ctx, formatter)
 
 
 @app.command("eval", cls=_EvalCommand)
 def eval_cmd(
-    dataset: Annotated[str, typer.Argument(help="The dataset (every scenarios/*/dataset.py; --help lists them).",
+    dataset: Annotated[str, typer.Argument(help="The dataset (every scenarios/*/dataset.yaml; --help lists them).",
                                            show_default=False)],
     approach: Annotated[str, typer.Option("--approach", help="vadaorchestra, llm-only, rag (rag-10|rag-100|rag-1000), "
                                           "llm-mcp, refactx (needs a llama.cpp model: --model local or "

@@ -133,6 +133,8 @@ class VadaOrchestra(_Served):
         if isinstance(result.tokens, dict) and self.model_client is not None:
             extra["tokens"] = result.tokens.get("totals")
         extra["verified"] = result.ctx.verified
+        if getattr(result.ctx, "answer_parts", None) is not None:  # a question of several parts: values per part
+            extra["parts"] = [list(p) for p in result.ctx.answer_parts]
         if result.ctx.verified is False:  # "could not answer": no values, whatever the refused answer said
             return Prediction(result.answer, [], "could not answer", extra)
         values = getattr(result.ctx, "answer_values", None)

@@ -1,7 +1,20 @@
-"""Datasets by name: a scenario folder whose ``dataset.py`` lists its question sets.
+"""Datasets by name: a scenario folder whose ``dataset.yaml`` lists its question sets; one loader reads them all.
 
-``bank_qa`` and ``bank_plus`` live in ``scenarios/bank_qa``. The scenarios folder is ``$VADA_SCENARIOS``, else
-``./scenarios``, else the one next to the package (a source checkout).
+A dataset folder holds a generator, a catalog of tool programs and question files, described by ``dataset.yaml``::
+
+    sets:                          # dataset name -> its questions (JSONL: id, type, template, question, answer,
+      power_grid:                  #   complexity) and one line saying what they are about
+        questions: data/questions.jsonl
+        description: held-out questions over ...
+    catalog: catalog               # the tool programs (default: catalog)
+    data_root: .                   # where their @bind paths resolve (default: the folder)
+    generate: generate.py          # optional: its write(folder / generate_into) writes the files below when one is
+    generate_into: .               #   missing (default: the folder)
+    sentences:                     # optional: each data file's rows as sentences, for the RAG baselines
+      data/feeds.csv: "{upstream_substation} feeds {downstream_substation} directly."
+
+The scenarios folder is ``$VADA_SCENARIOS``, else ``./scenarios``, else the one next to the package (a source
+checkout).
 """
 
 from __future__ import annotations
@@ -10,14 +23,17 @@ import importlib.util
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+import yaml
 
 import vadaorchestra
 from vadaorchestra.errors import VadaError
+
+FILE = "dataset.yaml"
 
 
 class EvalError(VadaError):
@@ -31,7 +47,8 @@ class Dataset:
     questions_path: Path
     catalog: Path
     data_root: Path
-    module: ModuleType
+    description: str = ""
+    sentences: dict[str, str] = field(default_factory=dict)  # data file (relative to the folder) -> sentence
 
     def questions(self, limit: int | None = None) -> list[dict[str, Any]]:
         with self.questions_path.open(encoding="utf-8") as fh:
@@ -84,10 +101,11 @@ class Dataset:
         return [items[i] for i in sorted(chosen)]
 
     def facts(self) -> list[str]:
-        """The knowledge graph as sentences (for the RAG baseline)."""
-        if not hasattr(self.module, "facts"):
-            raise EvalError(f"dataset {self.name!r} offers no verbalized facts for retrieval")
-        return list(self.module.facts())
+        """The knowledge graph as sentences (for the RAG baselines)."""
+        if not self.sentences:
+            raise EvalError(f"dataset {self.name!r} offers no verbalized facts for retrieval (no 'sentences' in "
+                            f"{self.folder / FILE})")
+        return verbalize(self.folder, self.sentences)
 
 
 def scenarios_dir() -> Path:
@@ -98,24 +116,41 @@ def scenarios_dir() -> Path:
     raise EvalError("no scenarios folder: run from the repository, or set VADA_SCENARIOS")
 
 
-def _load(path: Path) -> ModuleType:
-    name = f"vada_dataset_{path.parent.name}"
-    if name in sys.modules and getattr(sys.modules[name], "__file__", None) == str(path):
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+def read_spec(path: Path) -> dict[str, Any]:
+    """A folder's ``dataset.yaml``, checked: every problem is an EvalError naming the file."""
+    try:
+        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise EvalError(f"{path}: cannot be read as YAML: {exc}") from None
+    if not isinstance(spec, dict) or not isinstance(spec.get("sets"), dict) or not spec["sets"]:
+        raise EvalError(f"{path}: needs 'sets', a mapping of dataset names to their questions")
+    for name, entry in spec["sets"].items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("questions"), str):
+            raise EvalError(f"{path}: set {name!r} needs 'questions', the path of its JSONL file")
+    unknown = set(spec) - {"sets", "catalog", "data_root", "generate", "generate_into", "sentences"}
+    if unknown:
+        raise EvalError(f"{path}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+    if not isinstance(spec.get("sentences", {}), dict):
+        raise EvalError(f"{path}: 'sentences' must map data files to sentences")
+    return spec
 
 
 def available() -> dict[str, Path]:
-    """Dataset name -> the ``dataset.py`` that defines it."""
-    out = {}
-    for path in sorted(scenarios_dir().glob("*/dataset.py")):
-        for name in getattr(_load(path), "QUESTION_SETS", {}):
+    """Dataset name -> the ``dataset.yaml`` that defines it."""
+    out: dict[str, Path] = {}
+    for path in sorted(scenarios_dir().glob(f"*/{FILE}")):
+        for name in read_spec(path)["sets"]:
             out.setdefault(name, path)
     return out
+
+
+def ensure(folder: Path, spec: dict[str, Any]) -> bool:
+    """Run the folder's generator when a file the spec names is missing; True when it ran."""
+    needed = [folder / f for f in spec.get("sentences", {})] + [folder / s["questions"] for s in spec["sets"].values()]
+    if "generate" not in spec or all(p.is_file() for p in needed):
+        return False
+    run_generator(folder / spec["generate"], folder / spec.get("generate_into", "."))
+    return True
 
 
 def resolve(name: str, *, generate: bool = True) -> Dataset:
@@ -124,38 +159,38 @@ def resolve(name: str, *, generate: bool = True) -> Dataset:
     known = available()
     if key not in known:
         raise EvalError(f"unknown dataset {name!r}; datasets: {', '.join(sorted(known)) or 'none'}")
-    module = _load(known[key])
-    if generate and hasattr(module, "ensure"):
-        module.ensure()
-    path = Path(module.QUESTION_SETS[key])
+    folder = known[key].parent
+    spec = read_spec(known[key])
+    if generate:
+        ensure(folder, spec)
+    entry = spec["sets"][key]
+    path = folder / entry["questions"]
     if not path.is_file():
         raise EvalError(f"dataset {key!r}: {str(path)!r} is missing")
-    return Dataset(key, known[key].parent, path, Path(module.CATALOG), Path(module.DATA_ROOT), module)
+    return Dataset(key, folder, path, folder / spec.get("catalog", "catalog"), folder / spec.get("data_root", "."),
+                   str(entry.get("description", "")), dict(spec.get("sentences") or {}))
 
 
-# --- helpers for a scenario's dataset.py and generate.py -------------------------------------------------------------
-def verbalize(data: Path, sentences: dict[str, str]) -> list[str]:
-    """Every row of each CSV file of ``data`` as its file's sentence (``{column}`` placeholders), in file and row
-    order: the facts the RAG baseline retrieves from."""
+# --- helpers for a scenario's generate.py -------------------------------------------------------------
+def verbalize(folder: Path, sentences: dict[str, str]) -> list[str]:
+    """Every row of each CSV file (a path under ``folder``) as its file's sentence (``{column}`` placeholders), in file
+    and row order: the facts the RAG baseline retrieves from."""
     import csv
 
     out = []
     for file, sentence in sentences.items():
-        with (Path(data) / file).open(encoding="utf-8", newline="") as fh:
+        with (Path(folder) / file).open(encoding="utf-8", newline="") as fh:
             out += [sentence.format(**row) for row in csv.DictReader(fh)]
     return out
 
 
-def generate_missing(generator: Path, needed: list[Path], *args: Any) -> bool:
-    """Run ``write(*args)`` of the generator script when a needed file is missing; True when it ran."""
-    if all(Path(p).is_file() for p in needed):
-        return False
+def run_generator(generator: Path, *args: Any) -> None:
+    """Run ``write(*args)`` of a scenario's generator script."""
     spec = importlib.util.spec_from_file_location(f"vada_generate_{generator.parent.name}", generator)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     module.write(*args)
-    return True
 
 
 def exact_number(x: Fraction | float | int) -> float | int:

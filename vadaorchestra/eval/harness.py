@@ -25,7 +25,7 @@ from vadaorchestra.errors import VadaError
 from vadaorchestra.eval import plots
 from vadaorchestra.eval.baselines import Judge, Prediction, make, parse_approach
 from vadaorchestra.eval.datasets import EvalError, resolve
-from vadaorchestra.eval.metrics import exact_match, summarize
+from vadaorchestra.eval.metrics import right, summarize
 
 DEFAULT_TIMEOUT = 300.0
 
@@ -179,9 +179,8 @@ async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, ques
                 except Exception as exc:  # noqa: BLE001 - one question's failure is its record, not the run's end
                     error = f"{type(exc).__name__}: {getattr(exc, 'message', None) or exc}"
                 seconds = time.perf_counter() - start
-                # "could not answer" is never right, not even where the gold answer is an empty list
-                em = exact_match(q["answer"], pred.values if pred else None) and not (
-                    pred is not None and pred.source == "could not answer")
+                em = right(q["answer"], pred.values if pred else None, pred.source if pred else None,
+                           (pred.extra or {}).get("parts") if pred else None)
                 verdict = None
                 if grader is not None:
                     try:
