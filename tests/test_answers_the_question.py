@@ -224,7 +224,7 @@ FEEDS = [{"name": "substation", "type": "string"}, {"name": "downstream_substati
 def test_directly_rests_on_a_rule_that_keeps_the_first_level_of_the_chain(program, kept):
     """(The local model once answered "directly from X" with every level, a constant of its rule passing for the
     first level: a filter of any kind is not enough.)"""
-    from vadaorchestra.agents.frame import build
+    from vadaorchestra.agents.question.frame import build
     from vadaorchestra.agents.verify import check_frame
 
     question = "Which substations receive their supply directly from Coldwater?"

@@ -157,7 +157,7 @@ def test_find_entities_links_values_of_output_columns_that_no_parameter_takes(tm
 
 
 def test_the_frame_reads_what_is_asked_the_conditions_and_the_chain():
-    from vadaorchestra.agents.frame import build
+    from vadaorchestra.agents.question.frame import build
 
     f = build("Which providers of Crestline Health Partners, directly or through its sub-systems, have a rating "
               "above 4.0?")
@@ -199,14 +199,14 @@ def test_the_frame_reads_what_is_asked_the_conditions_and_the_chain():
     ("Which library branches kept their number of loans within their yearly quota?", {"count": False, "who": True}),
 ])
 def test_the_frame_reads_generic_english_it_misread_on_first_contact(question, expected):
-    from vadaorchestra.agents.frame import build
+    from vadaorchestra.agents.question.frame import build
 
     f = build(question)
     assert {k: getattr(f, k) for k in expected} == expected
 
 
 def test_a_year_after_or_before_is_a_condition():
-    from vadaorchestra.agents.frame import build
+    from vadaorchestra.agents.question.frame import build
 
     assert [(c.op, c.value) for c in build("Which books were published after 2015?").conditions] == [(">", 2015.0)]
     assert [(c.op, c.value) for c in build("Which books came out before 1990?").conditions] == [("<", 1990.0)]

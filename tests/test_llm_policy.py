@@ -14,7 +14,7 @@ import pytest
 from autogen_core.models import SystemMessage, UserMessage
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
-from vadaorchestra.agents import frame, prompts
+from vadaorchestra.agents import prompts
 from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
 from vadaorchestra.agents.llm import (
     LLMPolicy,
@@ -26,6 +26,7 @@ from vadaorchestra.agents.llm import (
 )
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
+from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.tokens import TokenLedger, count_messages, count_tokens
 from vadaorchestra.agents.verify import check_findings
 from vadaorchestra.mcp_server.catalog import Catalog

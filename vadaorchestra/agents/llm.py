@@ -25,12 +25,13 @@ from typing import Any, TypeVar
 from autogen_core.models import AssistantMessage, ChatCompletionClient, CreateResult, LLMMessage, UserMessage
 from pydantic import BaseModel, ValidationError
 
-from vadaorchestra.agents import frame, prompts
+from vadaorchestra.agents import prompts
 from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
 from vadaorchestra.agents.models import ModelConfigError, json_output_for, load_model_client, read_model_config
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 from vadaorchestra.agents.prompts import AnswerOut, Arg, CallOut, Choice, Completion, Proposals, Replan, Selection
+from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.structured import (
     RuleSpec,
     RuleSpecError,
@@ -387,8 +388,8 @@ class LLMPolicy:
 
     async def _by_rules(self, ctx: RunContext, step: Awaitable[T]) -> T | None:
         """A step of the composed query; when the query does not fit the data after all (a
-        :class:`~vadaorchestra.agents.compose.ComposeError`), the model takes the run's remaining decisions."""
-        from vadaorchestra.agents.compose import ComposeError
+        :class:`~vadaorchestra.agents.question.compose.ComposeError`), the model takes the run's remaining decisions."""
+        from vadaorchestra.agents.question.compose import ComposeError
 
         try:
             return await step

@@ -1,10 +1,10 @@
 """The offline policy: deterministic decisions from the catalog's own words and the data, with no model.
 
 Generic over catalogs — it knows tool *shapes*, never tool or entity names:
-- one query (:mod:`vadaorchestra.agents.compose`): most lookups, lists, counts, totals, extremes and shares are a
+- one query (:mod:`vadaorchestra.agents.question.compose`): most lookups, lists, counts, totals, extremes and shares are a
   tool called for the question's entity, perhaps joined with a tool called for each value of one of its columns,
   restricted by the other entities, the conditions and "directly", then aggregated; a limit passed by groups
-  gathered along a chain of tools is :mod:`vadaorchestra.agents.limits`. The strategies below answer the rest;
+  gathered along a chain of tools is :mod:`vadaorchestra.agents.question.limits`. The strategies below answer the rest;
 - selection: lexical overlap of the question with each tool's name, description and schema (IDF-weighted, light
   stemming, prefix matches); a tool is chosen only if every parameter links to a value present in the data
   (``lookup_values``);
@@ -24,15 +24,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from vadaorchestra.agents import frame
-from vadaorchestra.agents.compose import Composer
 from vadaorchestra.agents.context import PredicateView, RunContext
-from vadaorchestra.agents.frame import OPERATION_WORDS, STOPWORDS, stem, terms
-from vadaorchestra.agents.frame import word_match as _match
-from vadaorchestra.agents.limits import LimitComposer
-from vadaorchestra.agents.naming import mappings, var
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
+from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question.compose import Composer
+from vadaorchestra.agents.question.frame import OPERATION_WORDS, STOPWORDS, stem, terms
+from vadaorchestra.agents.question.frame import word_match as _match
+from vadaorchestra.agents.question.limits import LimitComposer
+from vadaorchestra.agents.question.naming import fmt_number, fmt_pct, mappings, var
 
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
@@ -64,24 +64,6 @@ def _overlap(words: set[str], tool: dict[str, Any]) -> float:
 
 def _tokens(column: str) -> set[str]:
     return set(re.findall(r"[a-z]+", column.lower()))
-
-
-def fmt_number(x: float) -> str:
-    """Amounts as 13.1M / 250K / 42; what the Verifier reads back at the precision shown."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    ax = abs(x)
-    if ax >= 1e6:
-        return f"{x / 1e6:.2f}".rstrip("0").rstrip(".") + "M"
-    if ax >= 1e4:
-        return f"{x / 1e3:.1f}".rstrip("0").rstrip(".") + "K"
-    if float(x).is_integer():
-        return f"{int(x)}"
-    return f"{x:.3f}".rstrip("0").rstrip(".")
-
-
-def fmt_pct(x: float) -> str:
-    return f"{x:.3f}".rstrip("0").rstrip(".") + " %"
 
 
 @dataclass

@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from vadaorchestra.agents import frame, verify
+from vadaorchestra.agents import verify
 from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized, ToolCallError, ToolClient
 from vadaorchestra.agents.plan import Call, Plan, Stage, build_stages, check_plan, expand
 from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
+from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.trace import TraceWriter, invocation_rule
 from vadaorchestra.errors import VadaError
 

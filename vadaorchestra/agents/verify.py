@@ -13,9 +13,9 @@ import math
 import re
 from typing import Any
 
-from vadaorchestra.agents import frame
 from vadaorchestra.agents.context import PredicateView, RunContext
-from vadaorchestra.agents.frame import stem, word_match
+from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question.frame import stem, word_match
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
 from vadaorchestra.datalog.parser import parse
@@ -388,7 +388,7 @@ def _used_constants(ctx: RunContext) -> set[str]:
 
 
 def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None) -> list[str]:
-    """Does the answer answer *this* question, as its frame (:mod:`vadaorchestra.agents.frame`) reads it.
+    """Does the answer answer *this* question, as its frame (:mod:`vadaorchestra.agents.question.frame`) reads it.
 
     Every entity the question names (``linked``, else the frame's) is used by the computation, as a parameter or a
     filter; for a count, total, share, extreme or limit, naming it in the answer is not enough. "How many X" rests on

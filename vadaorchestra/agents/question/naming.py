@@ -9,12 +9,13 @@ role says what a word list would guess.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
-from vadaorchestra.agents import frame
 from vadaorchestra.agents.context import RunContext
-from vadaorchestra.agents.frame import column_score, stem, terms, word_match
+from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question.frame import column_score, stem, terms, word_match
 
 CAP_WORDS = frozenset(("cap", "capacity", "limit", "threshold", "ceiling", "max", "maximum", "quota", "allowance"))
 
@@ -155,3 +156,21 @@ def var(col: str, taken: set[str]) -> str:
         name = f"{base}{n}"
     taken.add(name)
     return name
+
+
+def fmt_number(x: float) -> str:
+    """Amounts as 13.1M / 250K / 42; what the Verifier reads back at the precision shown."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    ax = abs(x)
+    if ax >= 1e6:
+        return f"{x / 1e6:.2f}".rstrip("0").rstrip(".") + "M"
+    if ax >= 1e4:
+        return f"{x / 1e3:.1f}".rstrip("0").rstrip(".") + "K"
+    if float(x).is_integer():
+        return f"{int(x)}"
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def fmt_pct(x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".") + " %"

@@ -20,12 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vadaorchestra.agents import frame, naming
 from vadaorchestra.agents.context import PredicateView, RunContext
-from vadaorchestra.agents.frame import QuestionFrame, column_score, stem, terms, word_match
-from vadaorchestra.agents.naming import CAP_WORDS
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
+from vadaorchestra.agents.question import frame, naming
+from vadaorchestra.agents.question.frame import QuestionFrame, column_score, stem, terms, word_match
+from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 from vadaorchestra.errors import VadaError
 
@@ -772,7 +772,7 @@ class Composer:
         ctx.answer_values = values
         if not values:
             return f"{self.what}: none."
-        from vadaorchestra.agents.offline import fmt_number
+        from vadaorchestra.agents.question.naming import fmt_number
 
         shown = [fmt_number(v) if isinstance(v, float) and abs(v) >= 1e4 else
                  f"{v:.6g}" if isinstance(v, float) else str(v) for v in values]

