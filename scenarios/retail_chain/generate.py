@@ -48,7 +48,7 @@ Conventions of the gold answers:
 from __future__ import annotations
 
 import random
-from collections import Counter, defaultdict
+from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
