@@ -152,7 +152,8 @@ def test_find_entities_links_values_of_output_columns_that_no_parameter_takes(tm
     matches = {m["value"]: m for m in found["matches"]}
     assert list(matches) == ["Northgate Family Clinic", "Sofia Marchetti"]
     assert "get_provider_claims.provider" in matches["Northgate Family Clinic"]["parameters"]
-    assert matches["Sofia Marchetti"] == {"value": "Sofia Marchetti", "columns": ["claims.patient"], "parameters": []}
+    assert matches["Sofia Marchetti"] == {"value": "Sofia Marchetti", "columns": ["claims.patient"], "parameters": [],
+                                          "category": False}  # a name, not a kind of thing
     ws.close()
 
 

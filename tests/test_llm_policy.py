@@ -141,8 +141,9 @@ SHARE = RuleProposal(
 # --- prompts ----------------------------------------------------------------------------------------------------------
 def test_every_policy_method_has_a_prompt_file_that_loads_and_renders(tools):
     # "complete" is the answer's second attempt when only findings were left out, "phrase" and "choose" the lean
-    # policy's answer and rule decision
-    assert set(POLICY_METHODS) | {"complete", "phrase", "choose"} == set(prompts.STEPS) == set(prompts.OUTPUTS)
+    # policy's answer and rule decision, "frame" the reading of what the parse left open
+    assert set(POLICY_METHODS) | {"complete", "phrase", "choose", "frame"} == set(prompts.STEPS) == \
+        set(prompts.OUTPUTS)
     ctx = exposure_context(tools, 100)
     systems = set()
     for step in prompts.STEPS:
@@ -838,3 +839,32 @@ def test_a_denial_beside_a_breach_must_be_the_rules_own_wording():
     assert check_denials("No single borrower exceeds the 20M limit." + breach, ctx)  # no rule wrote it
     ctx.synthesized.clear()  # no check found anything: the coverage check judges absence claims
     assert check_denials("None of these exposures raise concentration-risk concerns.", ctx) == []
+
+
+def test_a_word_the_parse_cannot_place_goes_to_the_model_which_fills_the_same_frame():
+    """Offline, "workers" names nothing of the staff catalog and the answer is refused naming the word; with a model,
+    the model reads it as the employee column under a schema of the catalog's names, the composer takes the filled
+    frame and the Verifier checks the result, with one model call."""
+    from vadaorchestra.agents.run import ask_sync
+
+    root = Path(__file__).resolve().parents[1] / "examples" / "staff"
+    question = "How many workers does Research have?"
+    offline = ask_sync(question, catalog=root / "catalog", data=root)
+    assert not offline.verified and "'worker'" in offline.answer
+    ledger = TokenLedger()
+    reading = {"asks": "count", "column": "employee", "items": None, "chain": "not said",
+               "words": {"worker": "employee"}}
+    client = ReplayChatCompletionClient([json.dumps(reading)])
+    result = ask_sync(question, catalog=root / "catalog", data=root, policy=LLMPolicy(client, ledger))
+    assert result.verified, result.answer
+    assert result.ctx.answer_values == [4]
+    assert [e.step for e in ledger.entries] == ["frame"]
+    assert result.ctx.frame.read_by == "parse and model"
+    # a client that decodes under the step's schema can only name the catalog's columns and tools
+    from pydantic import ValidationError
+
+    from vadaorchestra.agents.structured import frame_model
+    strict = frame_model(result.ctx.tools, ("worker",))
+    assert strict.model_validate(reading).words.worker == "employee"
+    with pytest.raises(ValidationError):
+        strict.model_validate({**reading, "words": {"worker": "staff member"}})

@@ -394,6 +394,8 @@ def ask_cmd(
     max_iterations: Annotated[int, typer.Option("--max-iterations", help="Planning iterations at most.")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (question, answer, verified, trace, "
                                           "counts) on standard output, and no progress.")] = False,
+    reading: Annotated[int | None, typer.Option("--reading", min=1, help="When the question can be read several "
+                                                "ways (the answer lists them), run reading N.")] = None,
 ) -> None:
     """Answer QUESTION with the four agents over the catalog's MCP tools, showing progress; write the trace (and
     say where). Exit 2 when the answer is not verified."""
@@ -420,7 +422,8 @@ def ask_cmd(
             while trace.parent.exists():
                 trace = trace.parent.with_name(trace.parent.name + "-1") / "trace.dl"
         result = ask_sync(question, catalog=catalog, data=data, engine=engine, model_client=model_client,
-                          trace=trace, report=report, settings=Settings(max_iterations=max_iterations),
+                          trace=trace, report=report,
+                          settings=Settings(max_iterations=max_iterations, reading=reading),
                           progress=(lambda _msg: None) if as_json else
                           (lambda msg: console.print(f"• {msg}", style="dim", highlight=False, markup=False)))
     except VadaError as exc:
@@ -436,6 +439,7 @@ def ask_cmd(
                                "trace": written, "report": str(report) if report else None,
                                "page": str(page) if page else None, "stages": len(result.ctx.plan.stages),
                                "tool_calls": len(result.calls), "synthesized": len(result.ctx.synthesized),
+                               "readings": result.ctx.readings, "reading": result.ctx.reading,
                                "elapsed_s": round(result.elapsed_s, 3)}, indent=2))
     else:
         typer.echo(result.answer)

@@ -107,6 +107,9 @@ class RunContext:
     frame: Any = None  # the question's QuestionFrame (agents.frame), built once when the run starts
     verified: bool | None = None  # set by the Verifier: False means the run ends with "could not answer: ..."
     problems: list[str] = field(default_factory=list)  # the Verifier's last objections
+    checks: list[dict[str, Any]] = field(default_factory=list)  # what the Verifier checked of the question's reading
+    reading: int | None = None  # the reading chosen (ask --reading N) when the question can be read several ways
+    readings: list[str] = field(default_factory=list)  # the readings found, in the question's words
     events: list[dict[str, Any]] = field(default_factory=list)
 
     def event(self, kind: str, **data: Any) -> dict[str, Any]:

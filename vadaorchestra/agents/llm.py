@@ -40,6 +40,7 @@ from vadaorchestra.agents.structured import (
     calls_model,
     choice_model,
     fact_values,
+    frame_model,
     render_rule,
     retrieval_model,
     rules_model,
@@ -362,8 +363,11 @@ class LLMPolicy:
         ``lookup_values``), each parameter one of those values; every tool with free values when none has."""
         menu: dict[str, Call] = {}
         if self.scaffold:  # the templates' own reading of the question (a two-hop chain first), as a menu
-            found = await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools, frame=ctx.frame),
-                                                probe)
+            found = await self._templates_select(ctx, probe)
+            if (not found or self.templates.composer.query is None) and frame.incomplete(frame.of(ctx)):
+                # the parse left the question open: the model fills the same frame, which the composer then takes
+                ctx.frame = await self._read(ctx)
+                found = await self._templates_select(ctx, probe)
             if found and self.templates.composer.query is not None:
                 # the question's frame composes one query (or a group limit) over the catalog: every decision has
                 # one answer, so none is asked of the model — the rules write the plan, the rules and the answer
@@ -385,6 +389,23 @@ class LLMPolicy:
             calls += _references(ctx, calls)
         ctx.event("select", policy=self.name, chosen=[str(c) for c in calls])
         return calls
+
+    async def _templates_select(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        from vadaorchestra.agents.offline import OfflinePolicy
+
+        self.templates = OfflinePolicy()
+        return await self.templates.select(RunContext(question=ctx.question, tools=ctx.tools, frame=ctx.frame), probe)
+
+    async def _read(self, ctx: RunContext) -> frame.QuestionFrame:
+        """The frame step: the model reads what the parse left open, under a schema of the catalog's names."""
+        fr = frame.of(ctx)
+        read = {k: v for k, v in fr.to_json().items() if v not in (None, [], (), "")}
+        strict = frame_model(ctx.tools, fr.unplaced)
+        out = await self.ask("frame", prompts.FrameReading, self.render("frame", ctx, read=read,
+                                                                         unplaced=list(fr.unplaced) or "(none)"), strict)
+        filled = frame.with_reading(fr, out)
+        ctx.event("frame_read", policy=self.name, reading=out.model_dump(), frame=filled.to_json())
+        return filled
 
     async def _by_rules(self, ctx: RunContext, step: Awaitable[T]) -> T | None:
         """A step of the composed query; when the query does not fit the data after all (a

@@ -29,7 +29,7 @@ from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question.compose import Composer
-from vadaorchestra.agents.question.frame import OPERATION_WORDS, STOPWORDS, stem, terms
+from vadaorchestra.agents.question.frame import OPERATION_WORDS, terms
 from vadaorchestra.agents.question.frame import word_match as _match
 from vadaorchestra.agents.question.limits import LimitComposer
 from vadaorchestra.agents.question.naming import fmt_number, fmt_pct, mappings, var
@@ -46,14 +46,19 @@ def _answer_column(ctx: RunContext, columns: list[str], others: list[str] | None
     return named[0] if named else columns[0] if columns else None
 
 
-def _window(question: str, value: str, width: int = 4) -> set[str] | None:
+def _window(ctx: RunContext, value: str, width: int = 4) -> set[str] | None:
     """Content words within ``width`` words of where ``value`` stands in the question."""
-    i = question.lower().find(value.lower())
+    fr = frame.of(ctx)
+    i = fr.question.lower().find(value.lower())
     if i < 0:
         return None
-    before = re.findall(r"[a-z0-9]+", question[:i].lower())[-width:]
-    after = re.findall(r"[a-z0-9]+", question[i + len(value):].lower())[:width]
-    return {stem(w) for w in before + after if w not in STOPWORDS}
+    return set(frame.before(fr, i, width)) | set(frame.after(fr, i + len(value), width))
+
+
+def question_words(ctx: RunContext, besides: str | None = None) -> set[str]:
+    """The question's content words (lemmas), the words of the names it gives included (``besides`` one of them)."""
+    fr = frame.of(ctx)
+    return set(fr.words) | {w for e in fr.entities if e.value != besides for w in terms(e.value)}
 
 
 def _overlap(words: set[str], tool: dict[str, Any]) -> float:
@@ -102,7 +107,7 @@ class OfflinePolicy:
 
     # --- selection -------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
-        q = terms(ctx.question)
+        q = question_words(ctx)
         docs = {name: terms(" ".join([name, t["description"], t["output_predicate"]]
                                      + [c["name"] for c in t["schema"]])) for name, t in ctx.tools.items()}
         names = {name: terms(name) | terms(t["output_predicate"]) for name, t in ctx.tools.items()}
@@ -185,12 +190,12 @@ class OfflinePolicy:
         managed by X' leaves 'supplier', 'ship' outside the entity's phrase, naming a shipping tool; 'Which firms
         audit the accounts of X' leaves only 'firm', a word nearly every tool uses."""
         value = next(iter(first.params.values()), None)
-        window = _window(ctx.question, str(value)) if value is not None else None
+        window = _window(ctx, str(value)) if value is not None else None
         if window is None:
             return []
         first_name = terms(first.tool) | terms(ctx.tools[first.tool]["output_predicate"])
-        rest = re.sub(re.escape(str(value)), " ", ctx.question, flags=re.I)  # the entity's own words name nothing
-        outer = {w for w in terms(rest) - window
+        rest = question_words(ctx, besides=str(value))  # the entity's own words name nothing
+        outer = {w for w in rest - window
                  if not any(_match(w, x) for x in first_name)
                  and sum(1 for d in docs.values() if any(_match(w, x) for x in d)) <= max(1, len(docs) // 3)}
         if not outer:
@@ -203,7 +208,7 @@ class OfflinePolicy:
         best: tuple[float, Call] | None = None
         for call in calls:
             for value in call.params.values():
-                window = _window(ctx.question, str(value))
+                window = _window(ctx, str(value))
                 if window is None:
                     continue
                 sc = _overlap(window, ctx.tools[call.tool])
@@ -437,7 +442,7 @@ class OfflinePolicy:
         atom = self._atom(v, names)
         slug = re.sub(r"\W+", "_", entity.lower()).strip("_")
         nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
-        words = terms(ctx.question)
+        words = question_words(ctx)
         if count:
             counted = _answer_column(ctx, [c for c in v.typed("string") if c not in v.param_columns
                                                     and c != col]) or v.columns[-1]
@@ -508,7 +513,7 @@ class OfflinePolicy:
         is named, so equal amounts all count."""
         if "total" in self.proposed:
             return []
-        words = terms(ctx.question)
+        words = question_words(ctx)
         views = sorted((v for v in ctx.predicates.values() if v.origin in ("high", "low") and v.param_columns),
                        key=lambda v: v.origin != "high")
 
@@ -635,9 +640,9 @@ class OfflinePolicy:
             lines.append(f"largest {m.amount} values of {m.view.name}{who}: " + "; ".join(parts) + ".")
             over = preds.get(f"{m.view.name}_over_limit") if base else None
             if frame.of(ctx).listing:  # "Which issuers exceed ...?", "Which issuer has the largest ...?"
-                if re.search(r"\b(?:exceed\w*|breach\w*|above|over)\b", ctx.question, re.I) and over is not None:
+                if frame.of(ctx).limit and over is not None:
                     ctx.answer_values = sorted({f[m.entity] for f in over.facts}, key=str)
-                elif top and re.search(r"\b(?:largest|biggest|highest|most)\b", ctx.question, re.I):
+                elif top and "max" in (frame.of(ctx).extreme, frame.of(ctx).ranking):
                     ctx.answer_values = [top[0][m.entity]]
             if over is not None:
                 limit_col = next((c for c in over.columns if c not in (m.key, m.entity, m.amount, "share_pct")),

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from vadaorchestra.agents import verify
+from vadaorchestra.agents import reading, verify
 from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized, ToolCallError, ToolClient
 from vadaorchestra.agents.plan import Call, Plan, Stage, build_stages, check_plan, expand
 from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
@@ -35,6 +35,7 @@ class Settings:
     max_iterations: int = 3
     max_repairs: int = 2
     max_answer_attempts: int = 2
+    reading: int | None = None  # which reading of an ambiguous question to run (ask --reading N)
 
 
 class PlanningError(VadaError):
@@ -50,6 +51,7 @@ class Pipeline:
         self.probe = Probe(client)
         self.trace = trace
         self.settings = settings or Settings()
+        ctx.reading = self.settings.reading
         self.progress = progress or (lambda _msg: None)
         self.phase = "plan"
         self.pending: list[Stage] = []
@@ -117,7 +119,10 @@ class Pipeline:
         ctx.catalog_hash, ctx.data_hash = listing.get("catalog_hash", ""), listing.get("data_hash", "")
         ctx.event("discover", tools=sorted(ctx.tools))
         found = await self.client.call("find_entities", {"text": ctx.question[:2000], "limit": 20})
-        ctx.frame = frame.build(ctx.question, found.get("matches", []), ctx.tools)
+        # the kinds of things the question names by a common noun's lemma ("districts": the value "district")
+        lemmas = frame.lemma_text(ctx.question)
+        kinds = await self.client.call("find_entities", {"text": lemmas[:2000], "limit": 20}) if lemmas else {}
+        ctx.frame = frame.build(ctx.question, found.get("matches", []), ctx.tools, kinds.get("matches", []))
         ctx.event("frame", frame=ctx.frame.to_json())
         chosen = await self.policy.select(ctx, self.probe)
         chosen = [c for c in chosen if c.tool in ctx.tools]
@@ -258,8 +263,8 @@ class Pipeline:
         problems = list(dict.fromkeys(
             verify.check_answer(answer, self.ctx) + verify.check_findings(answer, self.ctx)
             + verify.check_coverage(answer, self.ctx) + verify.check_denials(answer, self.ctx)
-            + verify.check_question(answer, self.ctx)))
-        self.ctx.event("verify_answer", problems=problems)
+            + verify.check_question(answer, self.ctx) + reading.check_reading(answer, self.ctx)))
+        self.ctx.event("verify_answer", problems=problems, checks=reading.outcomes(self.ctx))
         self.ctx.problems = problems
         if problems and self.answer_attempts < self.settings.max_answer_attempts:
             self.ctx.feedback = "; ".join(problems)

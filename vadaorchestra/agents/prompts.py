@@ -27,7 +27,7 @@ import re
 from functools import cache
 from importlib import resources
 from string import Template
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
@@ -38,7 +38,7 @@ from vadaorchestra.agents.policy import Retrieval
 from vadaorchestra.agents.structured import RuleSpec, RuleSpecs
 from vadaorchestra.errors import VadaError
 
-STEPS = ("select", "retrieval", "synthesize", "choose", "repair", "replan", "answer", "phrase", "complete")
+STEPS = ("frame", "select", "retrieval", "synthesize", "choose", "repair", "replan", "answer", "phrase", "complete")
 SECTIONS = ("question", "tools", "invoked", "predicates", "schemas", "answer_predicates", "synthesized",
             "failed_rules", "feedback")
 MAX_FACTS = 10
@@ -108,7 +108,18 @@ class Completion(BaseModel):
     sentences: str = Field(description="The sentences that state the left-out findings, with their figures")
 
 
-OUTPUTS: dict[str, type[BaseModel]] = {"select": Selection, "retrieval": Retrieval, "synthesize": RuleSpecs,
+class FrameReading(BaseModel):
+    """The question's reading where the parse left it open (the frame step; see prompts/frame.yaml)."""
+
+    asks: Literal["list", "lookup", "count", "total", "share", "highest", "lowest", "limit"]
+    column: str | None = Field(default=None, description="The output column the question asks about")
+    items: int | None = Field(default=None, description="How many items are asked for, when the question says")
+    chain: Literal["direct", "whole chain", "not said"] = "not said"
+    words: dict[str, str] = Field(default_factory=dict, description="Each unplaced word -> the column or tool it "
+                                                                    "names, or \"none\"")
+
+
+OUTPUTS: dict[str, type[BaseModel]] = {"frame": FrameReading, "select": Selection, "retrieval": Retrieval, "synthesize": RuleSpecs,
                                        "choose": Choice, "repair": RuleSpec, "replan": Replan,
                                        "answer": AnswerOut, "phrase": AnswerOut, "complete": Completion}
 

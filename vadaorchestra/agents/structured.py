@@ -394,3 +394,19 @@ def render_rule(spec: RuleSpec, views: dict[str, PredicateView], taken: set[str]
                          f"{name}({', '.join(head_vars)}) :- {', '.join(literals)}."])
     return RuleProposal(program=program, purpose=spec.purpose.strip() or f"compute {name}", output=name)
 
+
+
+def frame_model(tools: dict[str, dict[str, Any]], unplaced: tuple[str, ...]) -> type[BaseModel]:
+    """The frame step's reply (:class:`~vadaorchestra.agents.prompts.FrameReading`) with the catalog's own names:
+    ``column`` one of the tools' output columns, each unplaced word a column, a tool or "none"."""
+    columns = sorted({c["name"] for spec in tools.values() for c in spec.get("schema", [])})
+    names = columns + sorted(tools) + ["none"]
+    column = _enum(columns)
+    target = _enum(names)
+    words = create_model("FrameWords", __config__=_STRICT,
+                         **{w: (target if target is not None else str, ...) for w in unplaced})
+    return create_model(
+        "FrameReading", __config__=_STRICT,
+        asks=(Literal["list", "lookup", "count", "total", "share", "highest", "lowest", "limit"], ...),
+        column=((column if column is not None else str) | None, ...), items=(int | None, ...),
+        chain=(Literal["direct", "whole chain", "not said"], ...), words=(words, ...))

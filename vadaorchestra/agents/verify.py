@@ -289,7 +289,7 @@ def _words(text: str) -> set[str]:
     return {stem(w) for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
 
 
-def _aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str]]]:
+def aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str]]]:
     """Every synthesized aggregate as (function, the predicate it reads, the aggregated column, the other
     non-parameter columns of that predicate, the words of the tool that produced it)."""
     out = []
@@ -367,7 +367,7 @@ def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> boo
     return bool(named) and not frame.asked_columns(tuple(noun), [column])
 
 
-def _used_constants(ctx: RunContext) -> set[str]:
+def used_constants(ctx: RunContext) -> set[str]:
     used: set[str] = set()
     for call in ctx.executed.values():
         for v in call.params.values():
@@ -399,13 +399,15 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     fr = frame.of(ctx)
     problems = []
     text = answer.lower()
-    used = _used_constants(ctx)
+    used = used_constants(ctx)
     named = {e.value: e for e in fr.entities}
     for value in dict.fromkeys([*(linked or []), *named]):
         v = str(value).lower()
         if v in used:
             continue
         entity = named.get(value)
+        if entity is not None and entity.kind:
+            continue  # a kind of thing: the reading checks say when it must restrict the computation
         must_use = fr.aggregate or (entity is not None and not entity.parameters)
         if v not in text:
             problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
@@ -413,7 +415,7 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         elif must_use:
             problems.append(f"the question names {value!r}, which the computation never used (as a parameter or a "
                             f"filter): naming it in the answer does not restrict what was computed")
-    aggs = _aggregates(ctx)
+    aggs = aggregates(ctx)
     noun_text = fr.how_many or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
     def named_by_noun(types: tuple[str, ...]) -> list[str]:
         return [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed(*types)
@@ -457,7 +459,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     transitive, limits, extremes. Each part the computation does not cover is a problem (``not checked: ...``).
     ``aggs``: the run's :func:`_aggregates`, when the caller has them."""
     fr = frame.of(ctx)
-    aggs = _aggregates(ctx) if aggs is None else aggs
+    aggs = aggregates(ctx) if aggs is None else aggs
     problems = []
     constants = _compared_constants(ctx)
     for cond in fr.conditions:

@@ -33,6 +33,8 @@ ROLES = {
     "group": "the group an entity belongs to (its ultimate parent, the zone it lies in)",
     "date": "a date or a period",
     "level": "how many steps along a chain a fact is (1: a direct relation)",
+    "category": "a kind of thing (an asset type, a unit type, a sector): a noun of the question naming one of its "
+                "values restricts the answer to that kind",
 }
 
 

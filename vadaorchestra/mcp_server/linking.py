@@ -43,6 +43,10 @@ FUZZY_CUTOFF = 0.6  # difflib ratio a value needs to be proposed as a close matc
 FUZZY_POOL = 50  # values (by shared trigrams) that difflib compares with the text
 NUMERIC = ("int", "float")
 VALUES_PRED = "vo_values"
+# a column whose values are kinds of things (asset type, unit type, sector, rating): declared with
+# @role(pred, column, "category") on a tool's output column of the same name, or few values repeated over many rows
+CATEGORY_MAX = 50  # distinct values at most
+CATEGORY_REPEAT = 3  # rows per distinct value at least
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"\w+")
@@ -202,12 +206,18 @@ def _param(spec: ToolSpec, parameter: Any):
 
 # --- reading a column's values, through the Datalog layer ---------------------------------------------------------------
 def column_program(column: LinkedColumn) -> A.Program:
-    """``@bind`` and ``@mapping`` of the column's predicate, ``vo_values(X) :- p(_, .., X, .., _).``, and its output."""
+    """``@bind`` and ``@mapping`` of the column's predicate, ``vo_values(X) :- p(_, .., X, .., _).`` and the number of
+    its (distinct) rows, ``vo_values_rows(N) :- p(V0, .., Vn), N = count(V0, .., Vn).``, both outputs."""
     out = VALUES_PRED if column.pred != VALUES_PRED else VALUES_PRED + "_"
     x = A.Var("X")
     body = A.Atom(column.pred, tuple(x if k == column.index else A.Var("_") for k in range(column.arity)))
     rule = A.Rule((A.Atom(out, (x,)),), (body,))
-    return A.Program((column.bind, *column.mappings, rule, A.Annotation("output", (A.Const(out),))),
+    every = tuple(A.Var(f"V{k}") for k in range(column.arity))
+    n = A.Var("N")
+    rows = A.Rule((A.Atom(out + "_rows", (n,)),), (A.Atom(column.pred, every),
+                                                   A.Assignment(n, A.Aggregate("count", None, every))))
+    return A.Program((column.bind, *column.mappings, rule, rows, A.Annotation("output", (A.Const(out),)),
+                      A.Annotation("output", (A.Const(out + "_rows"),))),
                      f"<values of {column.pred} column {column.index}>")
 
 
@@ -216,6 +226,21 @@ class ColumnValues:
     label: str  # pred.column, as the engine names the column
     type: str
     values: tuple[Any, ...]  # distinct, sorted, no nulls
+    rows: int = 0  # distinct rows of the column's predicate
+
+    @property
+    def name(self) -> str:
+        return self.label.rsplit(".", 1)[-1]
+
+    def category(self, declared: frozenset[str] = frozenset()) -> bool:
+        """Its values are kinds of things: declared so (by column name), or few values repeated over many rows, most
+        of them one word ("district", "B1", "industrial"; not names such as "Sofia Marchetti")."""
+        if self.name in declared:
+            return True
+        if self.type != "string" or not 0 < len(self.values) <= CATEGORY_MAX or \
+                self.rows < CATEGORY_REPEAT * len(self.values):
+            return False
+        return sum(1 for v in self.values if len(str(v).split()) == 1) >= 0.8 * len(self.values)
 
 
 def read_column(column: LinkedColumn, data_root) -> ColumnValues:
@@ -225,7 +250,9 @@ def read_column(column: LinkedColumn, data_root) -> ColumnValues:
     result = run(program, data_root=data_root)
     info = result.analysis.predicates[column.pred]
     values = tuple(sorted((r[0] for r in result.rows(out) if r[0] is not None), key=_order))
-    return ColumnValues(f"{column.pred}.{info.columns[column.index]}", info.types[column.index] or "string", values)
+    rows = next((int(r[0]) for r in result.rows(out + "_rows")), 0)
+    return ColumnValues(f"{column.pred}.{info.columns[column.index]}", info.types[column.index] or "string", values,
+                        rows)
 
 
 def _order(value: Any) -> tuple:
@@ -409,14 +436,21 @@ class Linker:
     def column_index(self, column: LinkedColumn) -> ValueIndex:
         return self._once(self._column_indexes, column.key, lambda: ValueIndex(self.column_values(column).values))
 
+    def declared_categories(self) -> frozenset[str]:
+        """Column names a tool's output declares a category (``@role(pred, column, "category")``)."""
+        return frozenset(c for spec in self.catalog for c, r in spec.roles if r == "category")
+
     def entities(self, text: str, limit: int = 20) -> dict[str, Any]:
         """Every value of a string column of the base data that ``text`` names as whole words (longest first, a value
-        inside a longer one left out), with the columns holding it and the tool parameters it can be passed to."""
+        inside a longer one left out), with the columns holding it, the tool parameters it can be passed to, and
+        whether it is a kind of thing (``category``: every column holding it is a category column)."""
         start = time.perf_counter()
         _check_text(text, limit)
         columns = self._once(self._strings, "all", lambda: string_columns(self.catalog))
         where: dict[Any, list[str]] = {}
+        kinds: dict[Any, bool] = {}
         position: dict[Any, int] = {}
+        declared = self.declared_categories()
         norm = normalize(text)
         for column in columns:
             values = self.column_values(column)
@@ -427,6 +461,7 @@ class Linker:
                     where[v], position[v] = [], norm.find(normalize(str(v)))
                 if values.label not in where[v]:
                     where[v].append(values.label)
+                kinds[v] = kinds.get(v, True) and values.category(declared)
         keys = {v: normalize(str(v)) for v in where}
         kept = [v for v in where if not any(o is not v and keys[v] != keys[o] and re.search(
             rf"(?<!\w){re.escape(keys[v])}(?!\w)", keys[o]) for o in where)]
@@ -440,8 +475,8 @@ class Linker:
                 for v in kept:
                     if keys[v] in index.by_key:
                         params[v].append(f"{spec.name}.{p.name}")
-        return {"status": "ok", "matches": [{"value": _json(v), "columns": where[v], "parameters": params[v]}
-                                            for v in kept[:limit]],
+        return {"status": "ok", "matches": [{"value": _json(v), "columns": where[v], "parameters": params[v],
+                                             "category": kinds[v]} for v in kept[:limit]],
                 "columns": len(columns), "elapsed_ms": round((time.perf_counter() - start) * 1000, 2)}
 
     def lookup(self, tool: str, parameter: str, text: str = "", limit: int = 10) -> dict[str, Any]:

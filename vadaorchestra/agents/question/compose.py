@@ -23,7 +23,7 @@ from typing import Any
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
-from vadaorchestra.agents.question import frame, naming
+from vadaorchestra.agents.question import frame, naming, relations
 from vadaorchestra.agents.question.frame import QuestionFrame, column_score, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
@@ -57,6 +57,7 @@ class Query:
     ref: tuple[str, dict[str, Any], str] | None = None  # a share's denominator: (tool, its parameters, its column)
     numerator: str | None = None  # a share's summed column (None: its rows are counted)
     guessed: bool = False  # the asked column is the tool's first, its description naming the asked thing
+    choices: tuple[str, ...] = ()  # the columns a guessed asked column was chosen among
     said: bool = False  # the question names the joined tool and asks for its column
 
 
@@ -83,7 +84,8 @@ class Composer:
     def applies(fr: QuestionFrame) -> bool:
         """Questions one query answers: lookups, lists, counts, totals, extremes and shares; not limits or
         rankings (the policy's measure templates)."""
-        if fr.limit or (fr.analysis and not fr.extreme) or fr.compound:
+        ranked = fr.ranking is not None and fr.n is not None and fr.n > 1  # "the three largest ..."
+        if fr.limit or (fr.analysis and not fr.extreme and not ranked) or fr.compound:
             return False
         if fr.share and fr.who:
             return False  # "Which issuer accounts for the largest share of X": the shares ranked, not one share
@@ -97,8 +99,7 @@ class Composer:
         self.joined_score = joined_score or (lambda _anchor, tool: scores.get(tool, 0.0))
         fr = frame.of(ctx)
         found: list[Query] = []
-        words = terms(frame.naming_text(fr.question)) - frame.OPERATION_WORDS - {w for e in fr.entities
-                                                                                for w in terms(e.value)}
+        words = set(fr.naming_words) - frame.OPERATION_WORDS - {w for e in fr.entities for w in terms(e.value)}
         for tool, spec in sorted(ctx.tools.items()):
             for params, bound in self._bindings(fr, tool, spec):
                 alone = self._cover(ctx, fr, tool, params, bound, None, scores)
@@ -129,13 +130,20 @@ class Composer:
                                 any(word_match(w, x) for w in words for x in naming.tool_name(spec) - {"get"}):
                             q.score, q.said = q.score + 4, True
                         found.append(q)
-        if any(q.join is None and not q.guessed for q in found):
+        ctx.event("compose_candidates", queries=[{"tool": q.tool, "join": q.join.tool if q.join else None,
+                                                  "score": round(q.score, 3), "asked": q.asked} for q in found[:8]])
+        need = relations.steps(fr, ctx.tools)
+        if len(need) >= 2:
+            # the question states relations that different tools follow ("the companies controlled by the ultimate
+            # controller of X"): only a query calling a tool for each of them answers it
+            found = [q for q in found if not relations.assign(need, self._tools(q))]
+        elif any(q.join is None and not q.guessed for q in found):
             # one tool answers it alone: a join must be one the question says ("Which banks lend to the companies
             # controlled by X"), not one whose words merely add up ("shippers that sent freight out of X" is the
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
         found.sort(key=lambda q: -q.score)
-        best = found[0] if found else None
+        best = self._reading(ctx, fr, found)
         self.query = best
         if best is None:
             return []
@@ -147,6 +155,53 @@ class Composer:
         if best.ref is not None and best.ref[0] != best.tool:
             calls.append(Call(tool=best.ref[0], params=best.ref[1], level="high"))
         return calls
+
+    def _reading(self, ctx: RunContext, fr: QuestionFrame, found: list[Query]) -> Query | None:
+        """The best query, when the question reads one way only. Two queries as good as each other (two tools fit a
+        relation), or a thing asked that several columns of the tool could be (the parts as serial numbers or as
+        components), are readings: the run lists them in the question's words and stops, unless one was chosen
+        (``ask --reading N``)."""
+        if not found:
+            return None
+        best = found[0]
+        readings: list[tuple[Query, str | None]] = []
+        for q in found:
+            if abs(q.score - best.score) > 1e-9:
+                break
+            for col in (q.choices if q.guessed and len(q.choices) > 1 else (q.asked,)):
+                key = (q.tool, q.join.tool if q.join else None, col)
+                if all((r.tool, r.join.tool if r.join else None, c) != key for r, c in readings):
+                    readings.append((q, col))
+        if len(readings) < 2:
+            return best
+        ctx.readings = [self._say(ctx, fr, q, col) for q, col in readings]
+        chosen = getattr(ctx, "reading", None)
+        if chosen is None:
+            listed = "; ".join(f"{i}) {text}" for i, text in enumerate(ctx.readings, 1))
+            raise ComposeError(f"the question can be read in {len(readings)} ways: {listed}; ask it again choosing "
+                               f"one (ask ... --reading N)")
+        if not 1 <= chosen <= len(readings):
+            listed = "; ".join(f"{i}) {text}" for i, text in enumerate(ctx.readings, 1))
+            raise ComposeError(f"there is no reading {chosen}: the question has {len(readings)} ({listed})")
+        q, col = readings[chosen - 1]
+        if col is not None and col != q.asked:
+            q.asked = col
+        q.guessed = False
+        ctx.event("reading", chosen=chosen, reading=ctx.readings[chosen - 1])
+        return q
+
+    @staticmethod
+    def _say(ctx: RunContext, fr: QuestionFrame, q: Query, col: str | None) -> str:
+        """A reading in the question's and the catalog's words: the thing asked as a column, from a tool."""
+        what = fr.asked_text or " ".join(fr.asks_for) or "the answer"
+        source = ctx.tools[q.tool]["description"].split(":")[0].split(".")[0].strip().rstrip(",")
+        if q.join is not None:
+            source += ", then " + ctx.tools[q.join.tool]["description"].split(":")[0].split(".")[0].strip().lower()
+        return f"{what} as the {naming.prose(col, ctx)} in {source.lower()}" if col else f"{what} from {source.lower()}"
+
+    @staticmethod
+    def _tools(q: Query) -> list[str]:
+        return [q.tool] + ([q.join.tool] if q.join else []) + ([q.ref[0]] if q.ref else [])
 
     @staticmethod
     def _bindings(fr: QuestionFrame, tool: str, spec: dict[str, Any]):
@@ -196,7 +251,16 @@ class Composer:
         fit = 0.0
         # the thing asked about
         phrase = self._phrase(fr, cols)
-        asked, guessed = None, False
+        asked, guessed, choices = None, False, ()
+        kind = next((e for e in fr.kinds if fr.asked_head and any(word_match(fr.asked_head, w)
+                                                                   for w in terms(e.value))), None)
+        if phrase and kind is not None and not naming.named(phrase, cols):
+            # "Which assemblies sit under X": a kind of thing the tool lists, kept by its category column
+            thing = naming.thing(ctx.tools[join.tool] if join is not None else spec,
+                                 besides=join.key if join is not None else None)
+            if thing is not None:
+                asked, phrase = thing, ()
+                fit += 1
         if phrase:
             named = naming.named(phrase, cols)
             if not named:
@@ -206,6 +270,7 @@ class Composer:
                 own = naming.cols(spec, ("string",))
                 if own and any(word_match(phrase[-1], w) for w in said):
                     named, asked, guessed = own[:1], own[0], True
+                    choices = tuple(own)
                     fit -= 0.5  # a guess: a join that names the column does better
             if named:
                 fit += max(column_score(phrase, c) for c in named)
@@ -232,9 +297,12 @@ class Composer:
                 bound = bound | set(ref[1].values())  # the reference tool's entities ("of Meridian's tonnage")
         # the entities not bound: each a value of an output column (looked up in the data at synthesis)
         filters = {}
+        tools = {tool: spec} | ({join.tool: ctx.tools[join.tool]} if join else {})
         for e in fr.entities:
             if e.value in bound or any(e.value.lower() in b.lower() for b in bound):
                 continue
+            if e.kind and not relations.restricts(e, fr, tools):
+                continue  # "Which parts are fitted to X": the tool lists parts only
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
             if not where:
@@ -243,14 +311,12 @@ class Composer:
             fit += 1
         # the conditions: a number column each
         for cond in fr.conditions:
-            i = fr.question.find(cond.text)
-            named = naming.named(naming.words_before(fr.question, i), nums) or naming.named(naming.words_after(fr.question, i + len(cond.text)),
-                                                                          nums)
-            if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, i, cond.text)):
+            named = self._condition_columns(fr, cond, nums)
+            if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, cond)):
                 return None
             fit += 1
         # an extreme or a total: the measure ordered or summed
-        if fr.extreme or fr.total:
+        if fr.extreme or fr.total or (fr.ranking and fr.n):
             floats = {c["name"] for sp in [spec] + ([ctx.tools[join.tool]] if join else []) for c in sp["schema"]
                       if c["type"] == "float"}
             amounts = naming.role_columns(spec, "amount") + (naming.role_columns(ctx.tools[join.tool], "amount") if join else [])
@@ -274,7 +340,7 @@ class Composer:
         # tool's words and the lenders' both), less a join's cost
         score = 10 * (scores.get(tool, 0.0) + (self.joined_score(tool, join.tool) if join else 0.0)) / top + 2 * fit \
             - ((5 if join.column else 9) if join else 0.0)
-        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed)
+        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed, choices=choices)
 
     @staticmethod
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
@@ -283,10 +349,8 @@ class Composer:
         phrase = naming.seq(fr.how_many) if fr.how_many else fr.asks_for
         if phrase and naming.named(phrase, columns):
             return phrase
-        m = re.search(r"\b(?:are|is|were|was)\s+(?:(?:the|its|their|his|her|all|direct|directly|immediate)\s+)*"
-                      r"([a-z]+)", fr.question, re.I)
-        if m and m.group(1).lower() not in frame.STOPWORDS and naming.named((stem(m.group(1).lower()),), columns):
-            return (stem(m.group(1).lower()),)
+        if fr.predicate_words and naming.named(fr.predicate_words, columns):
+            return fr.predicate_words
         return phrase
 
     def _share(self, ctx: RunContext, fr: QuestionFrame, tool: str, spec: dict[str, Any], params: dict[str, Any],
@@ -299,13 +363,8 @@ class Composer:
         words to name the anchor's rows. The numerator sums the number column the question's other words name; with
         none named, a capacity counted in whole things (an int column) is compared with the rows counted, an amount
         with the anchor's amount (declared, or its only float column)."""
-        text = fr.question
-        for e in fr.entities:  # "of Meridian Port Holdings' contracted monthly tonnage": the words after the name
-            text = re.sub(re.escape(e.value) + r"(?:'s|')?", " ", text, flags=re.I)
-        m = re.search(r"\b(?:share|fraction|proportion|percentage|percent|part)\s+of\s+(?:the\s+|its\s+|their\s+)?"
-                      r"((?:[\w-]+\s*){1,4})", text, re.I)
         named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
-        noun = tuple(w for w in naming.seq(m.group(1)) if w not in named_words) if m else ()
+        noun = tuple(w for w in fr.share_of if w not in named_words)
         own_nums = naming.numeric(spec) + ([c for c in naming.numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         # the noun names the anchor's rows ("the loans issued by X"): the whole is the rows, not a cap
@@ -338,7 +397,7 @@ class Composer:
             if measure:
                 return None, measure[0]
         rest = [c for c in own_nums if ref is None or c != ref[2]]
-        words = tuple(w for w in naming.seq(fr.question) if w not in noun)
+        words = tuple(w for w in fr.words if w not in noun)
         # what the reference limits names the part ("credit cap": credits); else the question's other words
         limited = tuple(w for w in naming.seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
         numerator = (naming.best_named(limited, rest) or naming.best_named(words, rest) or [None])[0]
@@ -368,21 +427,18 @@ class Composer:
     @staticmethod
     def _named_before(fr: QuestionFrame, strings: list[str]) -> str | None:
         """The string column the words before "which"/"who" name ("Among the hubs reachable from X, which one")."""
-        cut = re.search(r"\b(?:which|who|whom)\b", fr.question, re.I)
-        if cut is None or cut.start() == 0:
+        if not fr.preamble_words:
             return None
-        named = naming.best_named(naming.seq(fr.question[:cut.start()]), strings)
+        named = naming.best_named(fr.preamble_words, strings)
         return named[0] if named else None
 
     @staticmethod
     def _verb_fits(ctx: RunContext, fr: QuestionFrame, tool: str, strict: bool = False) -> bool:
         """"Who <verb> ...": the verb is the tool's, or no tool's ("Who reports to X?" with get_reports; not "Who
         owns the suppliers X buys from?" with the purchases' tool, when an owners' tool says "own")."""
-        m = re.match(r"\s*(?:who|whom)\s+((?:[a-z]+\s+){0,3})", fr.question + " ", re.I)
-        said = [w for w in (m.group(1).lower().split() if m else []) if w not in frame.STOPWORDS]
-        if not said:
+        if not fr.verb or fr.verb in frame.STOPWORDS:
             return True
-        verb = stem(said[0])  # "Who reports to X" -> report; "Who has a role in ..." -> role
+        verb = stem(fr.verb)  # "Who reports to X" -> report; "Who has a role in ..." -> role
 
         def says(name: str) -> bool:
             spec = ctx.tools[name]
@@ -391,12 +447,18 @@ class Composer:
         return says(tool) or (not strict and not any(says(t) for t in ctx.tools if t != tool))
 
     @staticmethod
-    def _names_a_column(ctx: RunContext, fr: QuestionFrame, i: int, text: str) -> bool:
-        """Whether the words around a condition name a number column of any tool (then the only number column at
+    def _names_a_column(ctx: RunContext, fr: QuestionFrame, cond: frame.Condition) -> bool:
+        """Whether the words of a condition name a number column of any tool (then the only number column at
         hand is not the one meant: "carry more than 6 credits" over a chain whose only number is its steps)."""
-        nums = naming.catalog_numbers(ctx)
-        return bool(naming.named(naming.words_before(fr.question, i), nums) or naming.named(naming.words_after(fr.question, i + len(text)),
-                                                                           nums))
+        return bool(Composer._condition_columns(fr, cond, naming.catalog_numbers(ctx)))
+
+    @staticmethod
+    def _condition_columns(fr: QuestionFrame, cond: frame.Condition, columns: list[str]) -> list[str]:
+        """The columns a condition compares: named by its measure in the parse ("a rating above 4.0": rating), else
+        by the words before or after it."""
+        i = fr.question.find(cond.text)
+        return (naming.named(cond.measure, columns) if cond.measure else []) or \
+            naming.named(frame.before(fr, i), columns) or naming.named(frame.after(fr, i + len(cond.text)), columns)
 
     @staticmethod
     def _level(spec: dict[str, Any]) -> str | None:
@@ -412,22 +474,19 @@ class Composer:
         """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
-        q = fr.question
         found = naming.named(fr.asks_for, nums)
-        if not found and fr.extreme:
-            m = frame.superlative(q)
-            if m:
-                found = naming.named(naming.words_after(q, m.end()), nums)
-                if not found and m.group(1).lower() in MEASURE_OF:
-                    found = naming.named((MEASURE_OF[m.group(1).lower()],), nums)
+        if not found and fr.extreme and fr.superlative:
+            found = naming.named(fr.measure_words, nums)
+            if not found and fr.superlative in MEASURE_OF:
+                found = naming.named((MEASURE_OF[fr.superlative],), nums)
         if not found:
             # "how much": an amount, not a count of things
-            pool = [c for c in nums if c in floats] if re.search(r"\bhow much\b", q, re.I) else nums
-            named = naming.best_named(naming.seq(q), pool)
+            pool = [c for c in nums if c in floats] if fr.how == "how much" else nums
+            named = naming.best_named(fr.words, pool)
             found = named if len(named) == 1 else []
         if not found:
             # the only number column at hand, unless the question names another one of the catalog (``elsewhere``)
-            only = len(nums) == 1 and not naming.best_named(naming.seq(q), [c for c in elsewhere if c not in nums])
+            only = len(nums) == 1 and not naming.best_named(fr.words, [c for c in elsewhere if c not in nums])
             found = [c for c in amounts if c in nums] or (nums if only else [])
         return found[0] if found else None
 
@@ -529,12 +588,10 @@ class Composer:
             restricting.add(spot)
         # the conditions
         for cond in fr.conditions:
-            i = fr.question.find(cond.text)
             nums = [(v, c) for v in views for c in v.typed("int", "float") if c not in v.param_columns]
             labels = [c for _v, c in nums]
-            named = naming.named(naming.words_before(fr.question, i), labels) or \
-                naming.named(naming.words_after(fr.question, i + len(cond.text)), labels) or \
-                (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, i, cond.text) else [])
+            named = self._condition_columns(fr, cond, labels) or \
+                (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, cond) else [])
             if not named:
                 raise ComposeError(f"the condition {cond.text!r} names no number column of "
                                    f"{', '.join(v.name for v in views)}")
@@ -707,6 +764,8 @@ class Composer:
             self.what = f"{naming.prose_total(measure, ctx)} {what}"
             return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[measure]})",
                         f"total: {measure} of {rows} summed over its rows")]
+        if fr.ranking and fr.n and fr.n > 1 and fr.kind in ("list", "lookup"):
+            return self._top(ctx, fr, rows, head, asked, what)
         if fr.kind == "extreme":
             func = fr.extreme or "max"
             target = asked[0] if asked else None
@@ -760,6 +819,59 @@ class Composer:
         self.output, self.answer_column = rows, asked[0]
         self.what = f"{naming.prose(asked[0], ctx)} {what}"
         return []
+
+    def _top(self, ctx: RunContext, fr: QuestionFrame, rows: str, head: list[tuple[str, str, str]],
+             asked: list[str], what: str) -> list[RuleProposal]:
+        """"The three largest claims", "the five players who earn the most": the things whose measure (per thing, or
+        its total) fewer than n others pass, written as rules: each thing's rivals above it counted, those with fewer
+        than n kept (ties kept together)."""
+        columns = [c for c, _v, _t in head]
+        var = {c: v for c, v, _t in head}
+        nums = [c for c, _v, t in head if t in ("int", "float")]
+        strings = [c for c, _v, t in head if t == "string"]
+        q = self.query
+        floats = {c for c, _v, t in head if t == "float"}
+        amounts = [c for spec in [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
+                   for c in naming.role_columns(spec, "amount")]
+        target = next((c for c in asked if c in strings), None) or self._named_before(fr, strings) or \
+            (q.asked if q.asked in strings else None)
+        measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+        if target is None or measure is None:
+            return []
+        n, down = fr.n, fr.ranking == "min"
+        cmp = "<" if down else ">"
+        word = "lowest" if down else "highest"
+
+        per = f"{rows}_{measure}_per_{target}"
+        # every other column named when summing, so that equal amounts of two rows both count
+        atom = f"{rows}({', '.join('T' if c == target else 'X' if c == measure else var[c] if fr.total else '_' for c in columns)})"  # noqa: E501
+        if fr.total:
+            body, label = f"{atom}, M = sum(X)", naming.prose_total(measure, ctx)
+        else:
+            body, label = f"{atom}, M = X", naming.prose(measure, ctx)
+        rank, above, top = f"{rows}_outranked_by", f"{rows}_rivals_above", f"{rows}_top_{n}"
+        maps = f'@mapping("{per}", 0, "{target}", "string"). @mapping("{per}", 1, "{measure}", "float").'
+        out = [RuleProposal(program=f'@output("{per}"). {maps}\n{per}(T, M) :- {body}.',
+                            output=per, purpose=f"the {measure} of each {target} of {rows}"
+                                            + (" (summed)" if fr.total else "")),
+               RuleProposal(program=f'@output("{rank}"). @mapping("{rank}", 0, "{target}", "string"). '
+                                    f'@mapping("{rank}", 1, "rival", "string").\n'
+                                    f'{rank}(T, U) :- {per}(T, M), {per}(U, N), N {cmp} M.',
+                            output=rank, purpose=f"pairs of {target}: the rival's {measure} is {word[:-3]}er",
+                            kind="filter"),
+               RuleProposal(program=f'@output("{above}"). @mapping("{above}", 0, "{target}", "string"). '
+                                    f'@mapping("{above}", 1, "rivals", "int").\n'
+                                    f'{above}(T, C) :- {rank}(T, U), C = count(U).',
+                            output=above, purpose=f"how many {target} rank above each"),
+               RuleProposal(program=f'@output("{top}"). @mapping("{top}", 0, "{target}", "string"). '
+                                    f'@mapping("{top}", 1, "{measure}", "float").\n'
+                                    f'{top}(T, M) :- {per}(T, M), {above}(T, C), C < {n}.\n'
+                                    f'{top}(T, M) :- {per}(T, M), not {rank}(T, _).',
+                            output=top, purpose=f"the {n} {target} with the {word} {measure} over {rows}",
+                            kind="filter")]
+        self.output, self.answer_column = top, target
+        self.what = f"the {n} {naming.prose(target, ctx)} with the {word} {label} {what}"
+        return out
 
     # --- the answer ---------------------------------------------------------------------------------------------------
     def answer(self, ctx: RunContext) -> str | None:

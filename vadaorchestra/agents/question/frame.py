@@ -1,122 +1,91 @@
-"""The question frame: what a question asks, computed once per run and read by every agent.
+"""The question frame: what a question asks, built once per run from its parse and read by every agent.
 
 The Planner plans from it, the RuleSynthesizer writes the rules it needs, and the Verifier checks the computation
-against it; no other module parses the question. Its parts:
+against it; no other module reads the question's English. The frame is built from spaCy's parse
+(:mod:`~vadaorchestra.agents.question.parse`) and the catalog:
 
-- what is asked (:attr:`QuestionFrame.kind`: ``lookup list count total share extreme limit``, and the flags a
-  question can combine: a count *and* a limit check);
-- the thing asked about (:attr:`QuestionFrame.asks_for`, the words to match against columns: "claim amount");
-- every entity the question names, linked against *every* string column of the catalog's base data (MCP
-  ``find_entities``), with the columns it was found in and the tool parameters it can be passed to: an entity with
-  no parameter is a filter on a tool's output column;
-- every condition it states ("above 4.0", "more than 5M"), as a comparison and a number;
-- whether it asks for direct relations only or for the whole chain, the extreme it asks for (max/min), a grouping
-  ("by", "per", "through");
-- the words it could not place.
+- what is asked (:attr:`QuestionFrame.kind`: ``lookup list count total share extreme limit``), the phrase asked for
+  (:attr:`QuestionFrame.asks_for`: its lemmas, "claim amount"), how many items (:attr:`QuestionFrame.n`: "the three
+  largest");
+- every entity the question names, linked from its noun phrases against every string column of the catalog's base
+  data (MCP ``find_entities``): a name is an entity; a common noun that is a value of a category column ("districts",
+  "class A hotels") is a *kind*, which restricts the answer; a determiner ("a") or a function word links nothing;
+- every condition it states ("above 4.0", "more than 5M", "800 tonnes or more"), with the words of its measure;
+- the relations it states between its noun phrases ("lend to", "controlled by", "a minority shareholder of"), in
+  their logical direction;
+- whether it asks for direct relations only or for the whole chain, the single extreme it asks for, a grouping;
+- its parts, when it asks two things ("What are X's largest exposures, and do any of them raise concerns?");
+- the content words no element of the frame or the catalog places.
 
-The English here (the comparison words, the superlatives) is the fallback of the offline policy; what a catalog's
-columns mean is the catalog's own data.
+The English read here is the language's own (question words, comparisons, superlatives, number words); what a
+catalog's columns mean is the catalog's data (names, descriptions, ``@role`` annotations).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
+
+from vadaorchestra.agents.question import parse as P
+from vadaorchestra.agents.question.parse import FUNCTION_POS, Parse, Phrase
 
 if TYPE_CHECKING:
     from vadaorchestra.agents.context import RunContext
 
 Kind = Literal["lookup", "list", "count", "total", "share", "extreme", "limit"]
-Op = Literal[">", ">=", "<", "<="]
+Op = Literal[">", ">=", "<", "<=", "="]
 
+# words of the question that say how to compute, not what about (function words are known by their part of speech)
 STOPWORDS = frozenset("""a an and are as at be by can do does for from has have how i in into is it its many much
 of on or our over per so than that the their them then there these this those to under was we were what when where
-which while who whom whose why will with would you your any all some each get give list show tell me raise""".split())
-ANALYSIS_WORDS = ("largest", "biggest", "top", "highest", "limit", "risk", "concentration", "concern", "breach",
-                  "exceed", "threshold")
-
-# ("the largest number of days" is an extreme of a total, not a count)
-_COUNT = re.compile(r"\bhow many\b|(?<!largest )(?<!highest )(?<!greatest )(?<!smallest )(?<!lowest )\bnumber of\b|"
-                    r"^\s*count\b", re.I)
-_TOTAL = re.compile(r"\b(?:total|sum|how much|combined|add(?:s|ed)? up)\b", re.I)
-_SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|part)\b|\bshare of\b|"
-                    r"\bpercent(?:age)? of\b|\bproportion of\b|\bfraction of\b", re.I)
-_SHAREHOLDERS = re.compile(r"\bshareholders?\b", re.I)
-_LIST = re.compile(r"\s*(which|who|what|list|name|show)\b", re.I)
-# the counted noun, a compound too ("how many customer feeders"), not a verb after it ("how many titles are ...")
-_HOW_MANY = re.compile(r"\bhow many\s+(?:of\s+(?:the|its|their|these|those)\s+)?"
-                       r"(?:(?:different|distinct|unique|separate|individual)\s+)?([a-z]+(?:\s+(?!(?:are|is|"
-                       r"were|was|do|does|did|have|has|had|can|will|would|of|in|at|on|for|from|to|by|with|and|or)\b)"
-                       r"[a-z]+s\b)?)", re.I)
-_LIMIT = re.compile(
-    r"\b(?:exceed\w*|breach\w*|surpass\w*|overshoot\w*|concentration[- ]risk)\b|"
-    r"\b(?:above|over|beyond|more than|past)\s+(?:its|their|the|his|her)\s+(?:\w+\s+){0,3}?"
-    r"(?:limits?|caps?|thresholds?|capacity|capacities|budgets?|ceilings?|allowances?|quotas?)\b|"
-    r"\b(?:more|fewer|less|greater|higher|lower)\s+(?:[\w-]+\s+){1,5}?than\s+(?:its|their|the\s+)?(?!\s*[$€£]?\d)[a-z]|"
-    r"\b(?:over|under)-?subscri\w*|\boverbook\w*|"
-    r"\bgo(?:es)?\s+over\b|\b(?:stay\w*|remain\w*|kept|keep\w*)?\s*within\s+(?:its|their|the)\b", re.I)
-_SUPERLATIVE = {"highest": "max", "largest": "max", "biggest": "max", "most": "max", "heaviest": "max",
-                "maximum": "max", "greatest": "max", "lowest": "min", "smallest": "min", "least": "min",
-                "fewest": "min", "minimum": "min", "lightest": "min", "cheapest": "min", "longest": "max",
-                "shortest": "min"}
-_EXTREME = re.compile(r"\b(" + "|".join(_SUPERLATIVE) + r")\b", re.I)
-_WHAT_NOUN = re.compile(r"\b(?:which|what|how many|list|name|show|count|give)\s+(.*)", re.I)
-_SKIP = frozenset("""is are was were the a an all of different distinct total sum number single largest highest
-lowest biggest smallest most least maximum minimum heaviest longest shortest one ones kind kinds type types every each do does did has
-have had""".split())
-_CONDITION = re.compile(
-    r"\b(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|"
-    r"lower than|fewer than|at most|no more than)\s+(?:a\s+|an\s+)?[$€£]?\s*(-?\d[\d,]*(?:\.\d+)?)\s*"
-    r"(%|percent\b|k\b|m\b|million\b|thousand\b|bn\b|billion\b)?|"
-    r"\b(after|before)\s+(\d{4})\b()", re.I)  # "published after 2015": a year
-_OPS: dict[str, Op] = {"above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">",
-                       "exceeding": ">", "at least": ">=", "no less than": ">=", "below": "<", "under": "<",
-                       "less than": "<", "lower than": "<", "fewer than": "<", "at most": "<=", "no more than": "<=",
-                       "after": ">", "before": "<"}
-_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-_TRANSITIVE = re.compile(r"\bdirectly or indirectly\b|\bindirectly\b|\bultimate(?:ly)?\b|\btransitive(?:ly)?\b|"
-                         r"\beventually\b|\b(?:through|via) (?:its|their|other|any|the|intermediate)\b|\bincluding (?:those of )?(?:its|"
-                         r"their) sub|\bcounting (?:those of )?(?:its|their) sub|\bat any (?:level|depth)\b|"
-                         r"\b(?:any|all|each|one) (?:of )?(?:its|their) sub", re.I)  # "or any of its subgenres"
-_COMPOUND = re.compile(r",?\s+and\s+(?:who|whom|whose|which|what|how|where|when|do|does|did|is|are|was|were)\b",
-                       re.I)
-_NEGATED = r"\b(?:not|rather than|excluding)\b[^,;?.]*"  # a clause the question negates
-_DIRECT = re.compile(r"\bdirect(?:ly)?\b|\bimmediate(?:ly)?\b", re.I)
-_GROUPING = re.compile(r"\b(?:by|per|for each|for every|grouped by)\s+(?:their\s+|its\s+|the\s+)?([a-z][a-z ]*?)"
-                       r"(?=[?,.;]|\s+(?:and|that|which|who|whose|exceed\w*|above|over)\b|$)|"
-                       r"\bthrough (?:a |their |its )?common ([a-z]+)", re.I)
-
-
-# the words of what a question computes, not of what it is about
+which while who whom whose why will with would you your any all some each get give list show tell me""".split())
 OPERATION_WORDS = frozenset("""total sum count number highest lowest largest smallest biggest most least maximum
-minimum average mean combined overall""".split())
+minimum average mean combined overall top""".split())
+SHARE_NOUNS = frozenset("share percentage proportion fraction percent part ratio".split())
+TOTAL_WORDS = frozenset("total sum combined combine overall aggregate altogether cumulative".split())
+COUNT_NOUNS = frozenset("number count".split())
+LIMIT_VERBS = frozenset("exceed breach surpass overshoot pass overrun violate outgrow top".split())
+LIMIT_NOUNS = frozenset("limit cap threshold capacity budget ceiling allowance quota maximum rating".split())
+WITHIN_VERBS = frozenset("stay remain keep keep_within lie".split())
+CHAIN_ADVERBS = frozenset("indirectly ultimately eventually transitively downstream upstream anywhere "
+                          "recursively".split())
+CHAIN_ADJECTIVES = frozenset("indirect ultimate eventual transitive".split())
+DIRECT_WORDS = frozenset("directly direct immediately immediate".split())
+ANY_LEVEL = frozenset("level depth tier step".split())
 _PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
 
 
+@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    if word in _PER_TIME:  # "800 tonnes a day" names daily_capacity_t
-        return _PER_TIME[word]
-    for suffix in ("ies", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
+    """A word's lemma ("loans": loan, "controls": control); a per-time adjective as its period ("daily": day)."""
+    low = word.lower()
+    if low in _PER_TIME:
+        return _PER_TIME[low]
+    return P.noun_lemma(low) if low.isalpha() else low
 
 
+@lru_cache(maxsize=8192)
 def terms(text: str) -> set[str]:
-    """Content words of a text or a column name, stemmed."""
-    return {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
+    """Content words of a text or a column name, as lemmas: each word's lemma as a noun, and in a sentence (a tool's
+    description) its lemma in context too ("parts fitted to an aircraft": fit)."""
+    words = {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
+    if " " in text.strip():
+        words |= {stem(w) for w in P.lemmas(text) if w not in STOPWORDS and w.isalnum()}
+    return words
 
 
 def word_match(a: str, b: str) -> bool:
     """Equal, or one a prefix of the other with a short ending left ("lend"/"lending", "control"/"controller",
-    "own"/"owner"), not a compound ("part"/"partnership")."""
+    "own"/"owner"), not a compound ("part"/"partnership"): derivation, which a lemmatizer does not undo."""
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
     if not long.startswith(short):
-        return False
+        # a silent final e dropped before a suffix: "tonne"/"tonnage", "lease"/"leasing"
+        return short.endswith("e") and len(short) >= 5 and long.startswith(short[:-1]) and \
+            len(long) - len(short) <= 3
     if len(short) >= 4:
         return len(long) - len(short) <= 3
     return len(short) == 3 and long[3:] in ("er", "ers", "ed", "ing")  # "own"/"owner", "buy"/"buyer"
@@ -139,11 +108,14 @@ def asked_columns(phrase: tuple[str, ...], columns: list[str]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    """A data value the question names: where it was found, and the tool parameters it can be passed to."""
+    """A data value the question names: where it was found, the tool parameters it can be passed to, and whether it
+    is a kind of thing (a category value named by a common noun: "districts") rather than a name."""
 
     value: str
     columns: tuple[str, ...] = ()
     parameters: tuple[str, ...] = ()
+    kind: bool = False
+    text: str = ""  # as the question writes it ("districts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +126,33 @@ class Condition:
     op: Op
     value: float
     percent: bool = False
+    measure: tuple[str, ...] = ()  # the lemmas naming what is compared ("rating", "daily handling capacity")
 
     def values(self) -> tuple[float, ...]:
         """The numbers a rule may compare with to apply it (a percentage also as a ratio)."""
         return (self.value, self.value / 100) if self.percent else (self.value,)
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A relation the question states between two of its noun phrases, in its logical direction: ``source`` does
+    ``words`` to ``target`` ("Company 0042" control "the companies"). Each end is the phrase as written, ``asked``
+    marks the end that is asked for, ``entity`` the data value an end names."""
+
+    words: tuple[str, ...]
+    source: str | None
+    target: str | None
+    text: str
+    source_entity: str | None = None
+    target_entity: str | None = None
+    asked: Literal["source", "target"] | None = None
+    negated: bool = False
+    attribute: bool = False  # the target names a quantity or a property ("have a rating"), not a set of things
+    via: str = "verb"  # how it is written: a verb, a predicate noun ("is a shareholder of"), "N of/in M", "X's N"
+    head: int = -1  # the token of its verb or noun (two relations read off one word are one)
+
+    def __str__(self) -> str:
+        return f"{self.source or '?'} —{' '.join(self.words)}→ {self.target or '?'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,16 +165,40 @@ class QuestionFrame:
     analysis: bool = False  # rankings and threshold checks (the offline policy's measure templates)
     limit: bool = False  # is a limit stated in the data passed?
     extreme: Literal["max", "min"] | None = None  # the single highest / lowest
-    asks_for: tuple[str, ...] = ()  # the words naming what is asked for, stemmed ("claim", "amount")
-    how_many: str | None = None  # the word after "how many", as written ("orders")
+    asks_for: tuple[str, ...] = ()  # the lemmas naming what is asked for ("claim", "amount")
+    how_many: str | None = None  # the noun after "how many", as written ("orders")
     who: bool = False  # "Who ...?", "Which <thing> ...?": the answer names things, not numbers
     entities: tuple[Entity, ...] = ()
     conditions: tuple[Condition, ...] = ()
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
     grouping: str | None = None
     unplaced: tuple[str, ...] = field(default=(), compare=False)
+    # for each unplaced word, the entities of its clause near it in the parse ("How many credits is X worth?": worth,
+    # X): the Verifier places the word when the computation used such an entity
+    unplaced_near: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False)
     # two questions in one ("Which exposures are above 10M, and who controls X?"): no one query answers it
     compound: bool = False
+    # --- read from the parse (issue 34) ---
+    n: int | None = None  # how many items are asked for ("the three largest"); 1 for a single extreme
+    ranking: Literal["max", "min"] | None = None  # "the largest exposures", "the top 5": an ordering, n items
+    relations: tuple[Relation, ...] = ()
+    parts: tuple[str, ...] = ()  # the clauses of a question of several parts, as written
+    asked_text: str = ""  # the phrase asked for, as written ("the three largest claims")
+    asked_head: str = ""  # its head noun's lemma ("claim")
+    words: tuple[str, ...] = field(default=(), compare=False)  # the content lemmas in order, names left out
+    naming_words: tuple[str, ...] = field(default=(), compare=False)  # the same without negated or chain words
+    measure_words: tuple[str, ...] = ()  # what a superlative orders by ("the largest daily capacity": daily, capacity)
+    predicate_words: tuple[str, ...] = ()  # the noun after a copula ("are direct prerequisites of X")
+    share_of: tuple[str, ...] = ()  # the words after "share of" ("of its credit cap": credit, cap)
+    preamble_words: tuple[str, ...] = ()  # before the question word ("Among the hubs reachable from X, which one")
+    verb: str | None = None  # the main verb of a who-question ("Who reports to X": report)
+    limit_words: tuple[str, ...] = ()  # what a limit question compares with ("their annual loan quota")
+    within: bool = False  # "stay within": the things at or under their limit
+    limit_at: tuple[int, int] | None = None  # where the comparison with the limit is written (start, end)
+    how: str = ""  # how the question asks: wh, how many, how much, imperative, yes-no, other
+    superlative: str | None = None  # the superlative as written ("heaviest", "most")
+    read_by: str = "parse"  # "parse", or "parse and model" when a model filled what the parse left open
+    tokens: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)  # (lemma, start, end) of content words
 
     @property
     def kind(self) -> Kind:
@@ -196,129 +215,668 @@ class QuestionFrame:
         """An answer computed over many facts: every entity the question names must restrict that computation."""
         return self.kind in ("count", "total", "share", "extreme", "limit")
 
+    @property
+    def kinds(self) -> tuple[Entity, ...]:
+        return tuple(e for e in self.entities if e.kind)
+
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "asks_for": self.asks_for, "extreme": self.extreme, "direct": self.direct,
-                "grouping": self.grouping, "entities": [e.value for e in self.entities],
+        return {"kind": self.kind, "asks_for": self.asks_for, "n": self.n, "extreme": self.extreme,
+                "ranking": self.ranking, "direct": self.direct, "grouping": self.grouping,
+                "entities": [e.value for e in self.entities if not e.kind],
+                "kinds": [e.value for e in self.entities if e.kind],
                 "filters": [e.value for e in self.entities if not e.parameters],
-                "conditions": [c.text for c in self.conditions], "unplaced": list(self.unplaced)}
+                "conditions": [c.text for c in self.conditions], "relations": [str(r) for r in self.relations],
+                "parts": list(self.parts), "unplaced": list(self.unplaced)}
 
 
-def _asks_for(question: str) -> tuple[str, ...]:
-    """The words right after the question word, up to a name, a verb-like or a function word ("What rating does
-    ..." -> rating; "What is the largest single claim amount that ..." -> claim, amount; "Name the procedures
-    Willowbrook ..." -> procedure)."""
-    # the question word of the main clause: at the start ("For which ..." too), or after a comma ("Among the hubs
-    # ..., which one"); not a relative clause ("the companies in which Person 0118 owns ...")
-    m = next((m for m in _WHAT_NOUN.finditer(question)
-              if re.fullmatch(r"\s*(?:[A-Za-z]+\s+)?|.*[,;:]\s*", question[:m.start()])), None)
-    if not m or re.match(r"(?:one|ones)\b", m.group(1), re.I):
-        return ()  # "..., which one carries the most credits?": a verb follows, the thing was named before
-    phrase: list[str] = []
-    for w in re.findall(r"[A-Za-z]+|[^\sA-Za-z]", m.group(1)):
-        low = w.lower()
-        if not phrase and (low in _SKIP or low in STOPWORDS):
+# --- linking: which data values the question's noun phrases name ------------------------------------------------------
+def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[dict[str, Any]] = ()
+             ) -> tuple[list[P.Mention], list[Entity]]:
+    """The spans of the question that name data values, and the entities: from ``find_entities`` matches of the
+    question (``matches``) and of its lemmas (``kind_matches``: "districts" finds the value "district"). A match
+    whose words are all function words ("a" for a rating "A") is no mention; a category value written as a common
+    noun is a kind, one written as a name an entity."""
+    doc = P.nlp()(question)
+    out: list[P.Mention] = []
+    found: list[Entity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return not any(a < y and x < b for x, y in taken)
+
+    for m in sorted((m for m in matches if isinstance(m.get("value"), str)), key=lambda m: -len(m["value"])):
+        value = m["value"]
+        spans = [(x.start(), x.end()) for x in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", question, re.I)]
+        good = []
+        for a, b in spans:
+            toks = [t for t in doc if t.idx < b and a < t.idx + len(t.text)]
+            if not toks or all(t.pos_ in FUNCTION_POS or not t.text[0].isalnum() for t in toks) or not free(a, b):
+                continue
+            good.append((a, b, toks))
+        if not good:
             continue
-        if not w.isalpha() or w[0].isupper() or low in _SKIP or low in STOPWORDS or \
-                (phrase and re.search(r"(?:ed|ly)$", low)):
-            break  # a name, a function word, or a verb or adverb after the noun ("carriers dispatched", "directly")
-        phrase.append(stem(low))
-    return tuple(phrase)
-
-
-def _conditions(question: str) -> tuple[Condition, ...]:
-    out = []
-    for m in _CONDITION.finditer(question):
-        if m.group(4):  # "after 2015"
-            out.append(Condition(m.group(0).strip(), _OPS[m.group(4).lower()], float(m.group(5)), False))
+        a, b, toks = good[0]
+        # a kind: a category value written as a common noun ("industrial customers", not "Hartside Substation")
+        named = any(t.pos_ == "PROPN" or (t.text[:1].isupper() and t.i > 0 and not t.is_sent_start) for t in toks)
+        kind = bool(m.get("category")) and not named and not m.get("parameters")
+        taken.append((a, b))
+        out.append(P.Mention(a, b, value, kind))
+        found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), kind,
+                            question[a:b]))
+    # kinds found by their lemma ("districts" names "district")
+    lem = [(t.lemma_.lower(), t.idx, t.idx + len(t.text), t) for t in doc]
+    for m in kind_matches:
+        value = m.get("value")
+        if not isinstance(value, str) or not m.get("category") or any(e.value == value for e in found):
             continue
-        if re.match(r"\s*(?:its|their|the)\b", question[m.end(1):]):
-            continue  # "above its limit" is a limit, not a number
-        unit = (m.group(3) or "").lower()
-        value = float(m.group(2).replace(",", "")) * _SCALES.get(unit, 1.0)
-        if math.isfinite(value):
-            out.append(Condition(m.group(0).strip(), _OPS[m.group(1).lower()], value, unit in ("%", "percent")))
-    return tuple(out)
+        want = value.casefold().split()
+        for i in range(len(lem) - len(want) + 1):
+            window = lem[i:i + len(want)]
+            if [w[0] for w in window] == want and all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
+                a, b = window[0][1], window[-1][2]
+                if free(a, b):
+                    taken.append((a, b))
+                    out.append(P.Mention(a, b, value, True))
+                    found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), True,
+                                        question[a:b]))
+                break
+    order = {id(e): min((mm.start for mm in out if mm.value == e.value), default=0) for e in found}
+    found.sort(key=lambda e: order[id(e)])
+    return out, found
 
 
-_COMPARE = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|pass\w*|within|beyond|over|above|more than|under|below)\b"
-                      r"(?!\s+(?:a\s+|an\s+)?[$€£]?\s*-?\d)", re.I)
+def lemma_text(question: str) -> str:
+    """The question's nouns and adjectives as lemmas, for finding the kinds it names ("districts": district)."""
+    return " ".join(t.lemma_ for t in P.nlp()(question) if t.pos_ in ("NOUN", "ADJ", "PROPN"))
 
 
-def _names_a_limit(question: str, words: set[str], tools: dict[str, dict[str, Any]] | None) -> bool:
-    """The question compares with a column its catalog declares a limit (``@role(..., "limit")``): "stayed within
-    their contracted monthly tonnage" over contracted_monthly_t. A number after the comparison is a condition."""
-    if not tools or not _COMPARE.search(question):
-        return False
-    for spec in tools.values():
-        for col, role in (spec.get("roles") or {}).items():
-            named = [t for t in terms(col) if len(t) >= 4 and any(word_match(t, w) for w in words)]
-            if role in ("limit", "limit_ratio") and named:
-                return True
-    return False
-
-
+# --- the frame ------------------------------------------------------------------------------------------------------
 def build(question: str, entities: list[dict[str, Any]] | None = None,
-          tools: dict[str, dict[str, Any]] | None = None) -> QuestionFrame:
-    """The frame of ``question``; ``entities`` are ``find_entities`` matches (value, columns, parameters), ``tools``
-    the catalog as ``list_tools`` gives it (its column roles)."""
-    words = terms(question)
-    share = bool(_SHARE.search(question)) and not _SHAREHOLDERS.search(question)
-    ext = _EXTREME.search(question)
-    linked = tuple(Entity(str(e["value"]), tuple(e.get("columns", ())), tuple(e.get("parameters", ())))
-                   for e in entities or [] if isinstance(e.get("value"), str))
-    noun = _asks_for(question)
-    if not noun and linked:  # "Count the Echocardiogram claims ...": the noun after the name the question gives
-        unnamed = question
-        for e in linked:
-            unnamed = re.sub(re.escape(e.value), " ", unnamed, flags=re.I)
-        noun = _asks_for(unnamed)
-    transitive = _TRANSITIVE.search(re.sub(_NEGATED, " ", question, flags=re.I))  # not "not under one of its ..."
-    direct = False if transitive else (True if _DIRECT.search(question) else None)
-    # the single highest: "Which patient has the highest ...", "What is the largest single ..."; a plural noun
-    # ("What are Bank Gamma's largest exposures") asks for a ranking
-    m = _WHAT_NOUN.search(question)
-    head = re.findall(r"[a-z]+", m.group(1).lower())[:3] if m else []
-    singular = bool(head) and not (head[0] in ("are", "were") or (head[0] not in _SKIP and head[0].endswith("s")
-                                                                  and not head[0].endswith("ss")))
-    singular = singular or bool(re.match(r"\s*who\s+(?:is|was|has|earns|gets)\b|\s*whose\b", question, re.I))
-    # "Which branches kept their number of loans within ...": a measure of the things asked for, not a count
-    counts = bool(_COUNT.search(question)) and not (re.match(r"\s*(?:which|who|whose)\b", question, re.I)
-                                                    and not re.search(r"\bhow many\b", question, re.I))
-    extreme = _SUPERLATIVE[ext.group(1).lower()] if ext and singular and not counts else None
-    placed = {w for e in linked for w in terms(e.value)}
-    grouping = _GROUPING.search(question)
-    return QuestionFrame(
-        question=question,
-        count=counts,
-        total=bool(_TOTAL.search(question)),
-        share=share,
-        listing=bool(_LIST.match(question)),
-        # "Who ...?", "Which ...?", and after a clause: "Among the hubs reachable from X, which one ...?"
-        who=bool(re.search(r"(?:^\s*|[,;]\s*)(?:who|whom|whose|which)\b", question, re.I)) and not counts,
-        analysis=bool(words & {stem(w) for w in ANALYSIS_WORDS}),
-        limit=bool(_LIMIT.search(question)) or _names_a_limit(question, words, tools),
-        extreme=extreme,
-        asks_for=noun,
-        how_many=hm.group(1) if (hm := _HOW_MANY.search(question)) else None,
-        entities=linked,
-        conditions=_conditions(question),
-        direct=direct,
-        grouping=(grouping.group(1) or grouping.group(2)).strip() if grouping else None,
-        unplaced=tuple(sorted(words - placed)),
-        compound=bool(_COMPOUND.search(question)),
-    )
+          tools: dict[str, dict[str, Any]] | None = None, kinds: list[dict[str, Any]] | None = None) -> QuestionFrame:
+    """The frame of ``question``; ``entities`` are ``find_entities`` matches of the question (value, columns,
+    parameters, category), ``kinds`` those of its lemmas (:func:`lemma_text`), ``tools`` the catalog as
+    ``list_tools`` gives it (its column roles and descriptions)."""
+    spans, linked = mentions(question, entities or [], kinds or [])
+    return _Framer(P.read(question, spans), tuple(linked), tools or {}).frame()
 
 
-def superlative(question: str) -> re.Match[str] | None:
-    """Where the question says a superlative ("the heaviest", "the largest"): group 1 is the word."""
-    return _EXTREME.search(question)
+class _Framer:
+    """The frame's parts, each read off the parse by one method; :meth:`frame` lists them in order."""
+
+    def __init__(self, p: Parse, linked: tuple[Entity, ...], tools: dict[str, dict[str, Any]]):
+        self.p = p
+        self.linked = linked
+        self.tools = tools
+        self.w = p.words
+        self.asked: Phrase | None = p.phrases[p.asked] if p.asked is not None else None
+        self.negated = set(p.negated)
+        self._check_tokens: set[int] = set()  # the words a limit named by the catalog was read from
+
+    def frame(self) -> QuestionFrame:
+        p = self.p
+        count, how_many, counted = self._count()
+        asked = counted or self.asked
+        share = self._share()
+        total = self._total(share)
+        extreme, ranking, n = self._extreme(count, asked)
+        limit, limit_words, within = self._limit()
+        at = self._limit_token
+        direct = self._direct()
+        words = tuple(stem(w.lemma) for w in self.w if w.content and w.entity is None and w.kind is None
+                      and stem(w.lemma) not in STOPWORDS)
+        chain = self._chain_tokens()
+        naming = tuple(stem(w.lemma) for w in self.w if w.content and w.entity is None and w.i not in self.negated
+                       and w.i not in chain and stem(w.lemma) not in STOPWORDS)
+        tokens = tuple((stem(w.lemma), w.start, w.end) for w in self.w if w.content and w.entity is None
+                       and stem(w.lemma) not in STOPWORDS)
+        qword = p.question_word
+        # "Who ...?", "Which X ...?" (opening the question, or a clause after a comma): the answer names things
+        opening = next((t for t in self.w if t.pos != "PUNCT"), None)
+        who = (qword in ("who", "whom", "whose") or (qword == "which" and opening is not None and opening.lemma ==
+                                                     "which") or self._wh_after_clause()) and not count
+        asks_for = self._asks_for(asked)
+        relations = self._relations()
+        parts = self._parts()
+        return QuestionFrame(
+            question=p.text, count=count, total=total, share=share,
+            listing=p.form in ("wh", "imperative") and qword not in ("how many", "how much"),
+            analysis=limit or ranking is not None, limit=limit, extreme=extreme, asks_for=asks_for,
+            how_many=how_many, who=who, entities=self.linked, conditions=self._conditions(n), direct=direct,
+            grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
+            unplaced_near=self._near(),
+            relations=relations, parts=parts, asked_text=asked.text if asked else "", words=words,
+            asked_head=stem(asked.lemma) if asked is not None and asked.entity is None else "",
+            naming_words=naming, measure_words=self._measure_words(), predicate_words=self._predicate_words(),
+            share_of=self._share_of(), preamble_words=self._preamble(), verb=self._verb(),
+            limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form, superlative=self._superlative(), tokens=tokens)
+
+    # --- what is asked --------------------------------------------------------------------------------------------
+    def _count(self) -> tuple[bool, str | None, Phrase | None]:
+        """Whether a number of things is asked ("how many X", "the number of X", "Count the X"), the counted noun as
+        written, and its phrase."""
+        p, w = self.p, self.w
+        if p.form == "how many":
+            ph = self.asked
+            if ph is None:  # "How many of the loans ..."
+                many = next((t for t in w if t.lemma == "many"), None)
+                of = next((t for t in w if many is not None and t.head == many.i and t.lemma == "of"), None)
+                obj = next((t for t in w if of is not None and t.head == of.i), None)
+                k = p.phrase_of(obj.i) if obj is not None else None
+                ph = p.phrases[k] if k is not None else None
+            text = None
+            if ph is not None:
+                text = self._counted(ph)
+            return True, text or None, ph
+        # "the number of X", "the count of X" asked for (not "kept their number of loans within ..."); not "the
+        # largest number of days" (an extreme of a total)
+        for ph in p.phrases:
+            if ph.lemma in COUNT_NOUNS and ph.superlative is None and self._asked_phrase(ph):
+                inner = self._of_object(ph)
+                if inner is not None:
+                    return True, self._counted(inner), inner
+        if p.form == "imperative" and p.question_word == "count":
+            return True, self._counted(self.asked) if self.asked else None, self.asked
+        return False, None, None
+
+    def _counted(self, ph: Phrase) -> str | None:
+        """The counted noun as written, without determiners, "many", "different" or the names in it ("the
+        Echocardiogram claims": claims)."""
+        return " ".join(self.w[t].text for t in ph.tokens if self.w[t].pos not in FUNCTION_POS and self.w[t].pos !=
+                        "NUM" and self.w[t].lemma not in ("many", "different", "distinct", "unique", "separate",
+                                                          "individual", "total") and self.w[t].entity is None
+                        and (self.w[t].kind is None or t == ph.head)) or None
+
+    def _asked_phrase(self, ph: Phrase) -> bool:
+        """The phrase is what is asked: the question's, the imperative's object ("Give me the count of X"), or the
+        subject of "what is" ("What is the number of X")."""
+        if ph is self.asked:
+            return True
+        head = self.w[ph.head]
+        root = self.w[head.head]
+        if self.p.form == "imperative" and head.dep in ("dobj", "obj", "attr", "npadvmod") and root.dep == "ROOT":
+            return True
+        return head.dep in ("nsubj", "attr") and root.lemma == "be" and any(
+            t.lemma in ("what", "which") and t.head == root.i for t in self.w)
+
+    def _of_object(self, ph: Phrase) -> Phrase | None:
+        for t in self.w:
+            if t.head == ph.head and t.lemma == "of" and t.dep == "prep":
+                obj = next((x for x in self.w if x.head == t.i and x.dep in ("pobj",)), None)
+                if obj is not None and (k := self.p.phrase_of(obj.i)) is not None:
+                    return self.p.phrases[k]
+        return None
+
+    def _share(self) -> bool:
+        """A part of a whole asked for: "what share/fraction/percentage of", "as a fraction" ("part" only when it is
+        what is asked: "which health system is X part of" is a relation)."""
+        for ph in self.p.phrases:
+            if ph.lemma not in SHARE_NOUNS or ph.plural:
+                continue
+            head = self.w[ph.head]
+            if self._asked_phrase(ph) or (self.w[head.head].lemma == "as" and ph.lemma != "part") or (
+                    ph.lemma != "part" and any(t.lemma in ("what", "which") and t.head == ph.head for t in self.w)):
+                return True
+            if ph.lemma != "part" and self._of_object(ph) is not None:  # "accounts for the largest share of X"
+                return True
+        return any(t.lemma in ("percent", "percentage") and t.dep != "compound" for t in self.w) and \
+            self.p.form != "imperative"
+
+    def _total(self, share: bool) -> bool:
+        if self.p.form == "how much" and not share:
+            return True
+        if self.p.question_word in ("sum", "total"):
+            return True
+        for t in self.w:
+            if t.lemma in TOTAL_WORDS and t.i not in self.negated:
+                return True
+            if t.lemma == "add" and any(x.head == t.i and x.lemma == "up" for x in self.w):
+                return True
+        return False
+
+    def _extreme(self, count: bool, asked: Phrase | None) -> tuple[str | None, str | None, int | None]:
+        """(the single extreme, a ranking, the number of items asked). "the largest single claim" is one;
+        "the largest exposures", "the three largest claims", "the top 5" are a ranking of n (None: not said)."""
+        sup = next(((ph, ph.superlative) for ph in self.p.phrases if ph.superlative), None)
+        word = None
+        if sup is None:
+            adv = next((t for t in self.w if (t.tag in ("RBS", "JJS") or t.lemma in ("most", "least", "fewest"))
+                        and not (t.i > 0 and self.w[t.i - 1].lemma == "at")), None)  # not "at least 5"
+            if adv is None:
+                return None, None, None
+            word = adv.lemma
+            ph = asked
+        else:
+            ph, word = sup
+        direction = "min" if word in P.DOWNWARD or word in ("least", "fewest", "bottom") else "max"
+        if count and not (ph is not None and ph.lemma in COUNT_NOUNS):
+            return None, None, None
+        n = (ph.count if ph is not None else None) or (asked.count if asked is not None else None)
+        single = any(t.lemma == "single" and t.dep == "amod" for t in self.w) or self.p.question_word == "whose"
+        plural = asked.plural if asked is not None else False
+        if ph is not None and ph is not asked and asked is not None:
+            plural = asked.plural
+        # "Which patient has the highest total", "Who earns the most": one thing, unless asked in the plural
+        if (n is None or n == 1) and (single or not plural):
+            if not (asked is not None and asked.plural and ph is asked):
+                return direction, None, 1
+        return None, direction, n
+
+    def _asks_for(self, asked: Phrase | None) -> tuple[str, ...]:
+        if asked is None or asked.lemma in ("one", "ones"):
+            return ()
+        names = {x for e in self.linked if not e.kind for x in (e.value, e.value.lower())}
+        words = [x for x in asked.words if x not in ("many", "much", "different", "distinct", "unique", "single",
+                                                     "top", "bottom", "combine") and x not in COUNT_NOUNS
+                 and x not in TOTAL_WORDS and x not in names]
+        if asked.lemma in COUNT_NOUNS or asked.lemma in TOTAL_WORDS:  # "the number of X", "the sum of X"
+            inner = self._of_object(asked)
+            if inner is not None:
+                words = list(inner.words)
+        # the verb the asked things do ("Which companies guarantee the loans of X": the guarantors), when no column
+        # of the catalog is named by the noun itself ("Which engineers worked on X": engineers, not work orders)
+        columns = [c["name"] for spec in self.tools.values() for c in spec.get("schema", [])
+                   if c["name"] not in (spec.get("parameter_columns") or {})]
+        if (columns and asked_columns(tuple(stem(x) for x in words), columns)) or asked.kind is not None or \
+                any(self.w[t].kind for t in asked.tokens):
+            return tuple(stem(x) for x in words if x not in STOPWORDS and not x.isdigit())
+        done = [stem(r.words[0]) for r in self.p.relations if r.source is not None and self.p.phrases[r.source] is
+                asked and self.w[r.tokens[0]].pos == "VERB" and r.words[0] not in (
+                    "have", "be", "get", "do", "count", "include", *LIMIT_VERBS, *WITHIN_VERBS)
+                and [x.i for x in self.w if x.head == r.tokens[0] and x.dep == "nsubj"] == [asked.head]]
+        return tuple(stem(x) for x in words if x not in STOPWORDS and not x.isdigit()) + tuple(done[:1])
+
+    def _wh_after_clause(self) -> bool:
+        """"Among the hubs reachable from X, which one has ...": a question word after a comma."""
+        return any(t.lemma in ("which", "who") and t.i > 0 and self.w[t.i - 1].text in (",", ";") for t in self.w)
+
+    # --- numbers ----------------------------------------------------------------------------------------------------
+    def _conditions(self, n: int | None) -> tuple[Condition, ...]:
+        out = []
+        for num in self.p.numbers:
+            if num.op is None or any(t in self.negated for t in num.tokens):
+                continue
+            if n is not None and num.value == n and num.op is None:
+                continue
+            text = self._condition_text(num)
+            out.append(Condition(text, num.op, num.value, num.percent, tuple(stem(x) for x in num.measure
+                                                                             if x not in ("more", "less"))))
+        return tuple(out)
+
+    def _condition_text(self, num: P.Number) -> str:
+        """The comparison and its number as written ("above 4.0", "more than 5M", "800 tonnes or more")."""
+        first = min(num.tokens)
+        last = max(num.tokens)
+        k = first
+        while k > 0 and (self.w[k - 1].lemma in P.UP_COMPARE | P.DOWN_COMPARE | {"than", "at", "least", "most",
+                                                                                 "no", "exceed", "equal", "to",
+                                                                                 "exactly", "up", "a", "an"}
+                         or self.w[k - 1].text in ("$", "€", "£")):
+            k -= 1
+        j = last
+        while j + 1 < len(self.w) and self.w[j + 1].lemma in ("or", "more", "less", "above", "below", "fewer",
+                                                              "over", "under", "%", "percent"):
+            j += 1
+        while self.w[k].lemma in ("a", "an", "to") and k < first:
+            k += 1
+        return self.p.text[self.w[k].start:self.w[j].end]
+
+    # --- limits -----------------------------------------------------------------------------------------------------
+    def _limit(self) -> tuple[bool, tuple[str, ...], bool]:
+        """Whether a limit stated in the data is passed or kept: "exceed their capacity", "above its limit", "stay
+        within their quota", "more enrolments than seats", "over-exposed", or the words of a tool whose output has a
+        limit ("raise concentration-risk concerns" where a tool's limit is "for concentration risk")."""
+        w = self.w
+        numbers = {t for num in self.p.numbers for t in num.tokens}
+        self._limit_token = None
+        found = self._limit_found(w, numbers)
+        if found is not None:
+            t, words, within = found
+            self._limit_token = t
+            # the comparison and what it compares with say the check ("than their annual loan quota allows")
+            self._check_tokens |= set(self._below(t.head if t.dep == "mark" else t.i)) | {t.i}
+            return True, words, within
+        return self._limit_by_catalog(), (), False
+
+    def _limit_found(self, w, numbers):
+        """The token comparing with a limit, the limit's words, and whether "within" is asked; None when none."""
+        for t in w:
+            if t.i in self.negated:
+                continue
+            objs = [x for x in w if x.head == t.i and x.dep in ("dobj", "pobj", "attr", "obj")]
+            named = [x for x in objs if x.i not in numbers and x.pos in ("NOUN", "PROPN")]
+            if t.lemma in LIMIT_VERBS and t.pos == "VERB" and named:
+                return t, self._phrase_words(named[0].i), False
+            if t.lemma in ("above", "over", "beyond", "past", "within", "under", "below") and named and \
+                    self._names_limit(named[0].i):
+                within = t.lemma in ("within", "under", "below")
+                return t, self._phrase_words(named[0].i), within
+            if t.lemma == "than":
+                # "more enrolments than seats", "more loans than their quota allows" ("than" marks a clause)
+                below = [x for x in self._below(t.head if t.dep == "mark" else t.i) if x != t.i]
+                nouns = [self.w[x] for x in below if self.w[x].pos in ("NOUN", "PROPN") and x not in numbers]
+                if nouns and not any(x in numbers for x in below):
+                    return t, self._phrase_words(nouns[0].i), False
+            if t.lemma == "within" and named:
+                return t, self._phrase_words(named[0].i), True
+            if t.text.lower().startswith("over") and len(t.text) > 5 and t.pos in ("VERB", "ADJ") and \
+                    t.lemma not in ("overall", "overview", "overseas", "overnight", "oversee"):
+                return t, (), False  # over-exposed, overbooked, oversubscribed
+        # "go over their allowance"
+        for t in w:
+            if t.lemma == "go" and any(x.head == t.i and x.lemma == "over" for x in w):
+                over = next(x for x in w if x.head == t.i and x.lemma == "over")
+                obj = next((x for x in w if x.head == over.i and x.dep == "pobj"), None)
+                if obj is not None and obj.i not in numbers:
+                    return over, self._phrase_words(obj.i), False
+        return None
+
+    def _below(self, i: int) -> list[int]:
+        out, todo = [], [i]
+        while todo:
+            n = todo.pop()
+            out.append(n)
+            todo += [x.i for x in self.w if x.head == n and x.i != n]
+        return sorted(out)
+
+    def _names_limit(self, i: int) -> bool:
+        words = self._phrase_words(i)
+        if any(x in LIMIT_NOUNS for x in words):
+            return True
+        for spec in self.tools.values():
+            for col, role in (spec.get("roles") or {}).items():
+                if role in ("limit", "limit_ratio") and any(word_match(x, t) for x in words for t in terms(col)
+                                                            if len(t) >= 4):
+                    return True
+        return False
+
+    def _limit_by_catalog(self) -> bool:
+        """In a yes/no question, two or more words of one noun phrase (not a name) that a tool with a limit column
+        has in its description: "do any of them raise concentration-risk concerns?" where get_bank_info's limit is
+        "for concentration risk"."""
+        yes_no = [(a, b) for a, b in self.p.clauses if self._yes_no(a, b)]
+        for ph in self.p.phrases:
+            if ph.entity is not None or ph.kind is not None or ph is self.asked or \
+                    not any(a <= ph.head < b for a, b in yes_no):
+                continue
+            mine = {stem(x) for x in ph.words if x not in STOPWORDS}
+            if len(mine) < 2:
+                continue
+            for spec in self.tools.values():
+                roles = spec.get("roles") or {}
+                named = any(terms(c["name"]) & LIMIT_NOUNS for c in spec.get("schema", []))  # limit_amount
+                if not any(r in ("limit", "limit_ratio") for r in roles.values()) and not named:
+                    continue
+                described = terms(spec.get("description", ""))
+                if len({x for x in mine if any(word_match(x, d) for d in described)}) >= 2:
+                    # the phrase and the verb that asks about it ("raise ... concerns") say the check
+                    self._check_tokens = set(ph.tokens) | {self.w[ph.head].head}
+                    return True
+        return False
+
+    def _yes_no(self, a: int, b: int) -> bool:
+        """The clause of tokens a..b asks yes or no ("do any of them ...", "Is X over-exposed ...")."""
+        toks = [t for t in self.w[a:b] if t.text not in (",", ";") and t.lemma not in ("and", "but", "so")]
+        return bool(toks) and toks[0].pos == "AUX" and toks[0].lemma in ("be", "do", "have", "can", "will")
+
+    # --- chains -----------------------------------------------------------------------------------------------------
+    def _chain_tokens(self) -> set[int]:
+        """The words saying how far a chain goes: "directly or indirectly", "ultimately", "through its sub-systems",
+        "or any of its subgenres", "counting all of its subgenres", "at any level"."""
+        out: set[int] = set()
+        w = self.w
+        for t in w:
+            low = t.lemma
+            if low in CHAIN_ADVERBS or low in CHAIN_ADJECTIVES or low in DIRECT_WORDS:
+                out.add(t.i)
+            if low in ("through", "via"):
+                obj = next((x for x in w if x.head == t.i and x.dep == "pobj"), None)
+                if obj is not None and (obj.tag in ("NNS", "NNPS") or any(
+                        x.head == obj.i and x.lemma in ("other", "any", "intermediate", "its", "their", "a", "one")
+                        for x in w)):
+                    out |= {t.i, obj.i} | {x.i for x in w if x.head == obj.i}
+            if self._sub(t):
+                # "or any of its subgenres", "including its sub-systems", "counting all of its subgenres"
+                out |= {t.i} | {x.i for x in w if x.head == t.i}
+            if low in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all") for x in w):
+                out |= {t.i} | {x.i for x in w if x.head == t.i}
+        return out
+
+    def _sub(self, t: P.Word) -> bool:
+        """"its subgenres", "their sub-systems", "any of its subsidiaries": the parts of a thing's own kind, which
+        say the whole chain (not "the substations": a word that merely begins with sub-)."""
+        w = self.w
+        hyphen = t.lemma == "sub" and t.i + 2 < len(w) and w[t.i + 1].text == "-"
+        noun = w[t.i + 2] if hyphen else t
+        if not (hyphen or (t.lemma.startswith("sub") and len(t.lemma) > 5 and t.pos == "NOUN")):
+            return False
+        owned = any(x.head == noun.i and x.lemma in ("its", "their", "his", "her") for x in w)
+        return owned or hyphen
+
+    def _direct(self) -> bool | None:
+        w = self.w
+        chain = [t for t in w if t.i not in self.negated and (
+            t.lemma in CHAIN_ADVERBS or t.lemma in CHAIN_ADJECTIVES)]
+        subs = [t for t in w if t.i not in self.negated and self._sub(t)]
+        through = [t for t in w if t.i not in self.negated and t.lemma in ("through", "via") and
+                   any(x.head == t.i and x.dep == "pobj" and (x.tag in ("NNS", "NNPS") or any(
+                       y.head == x.i and y.lemma in ("other", "any", "intermediate", "its", "their", "a", "one")
+                       for y in w)) for x in w)]
+        levels = [t for t in w if t.lemma in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all")
+                                                               for x in w)]
+        if chain or subs or through or levels:
+            return False
+        if any(t.lemma in DIRECT_WORDS for t in w):
+            return True
+        return None
+
+    # --- relations, parts -------------------------------------------------------------------------------------------
+    def _relations(self) -> tuple[Relation, ...]:
+        p = self.p
+        out = []
+        for r in p.relations:
+            if p.form == "imperative" and r.source is None and any(
+                    self.w[t].lemma == p.question_word and self.w[t].i == min(
+                        x.i for x in self.w if x.content) for t in r.tokens):
+                continue  # "List the X": the imperative is how the question asks, not a relation
+            src = p.phrases[r.source] if r.source is not None else None
+            tgt = p.phrases[r.target] if r.target is not None else None
+            if src is not None and src is tgt:
+                continue
+            asked = "source" if r.source is not None and r.source == p.asked else \
+                "target" if r.target is not None and r.target == p.asked else None
+            # a light verb's property ("have a rating", "carry a part"), not a relation between things
+            attribute = r.via == "verb" and bool(r.words) and r.words[0] in ("have", "be", "get", "carry") and \
+                tgt is not None and tgt.entity is None and tgt.kind is None and tgt is not self.asked
+            negated = r.negated or any(t in self.negated for t in r.tokens)
+            def entity(ph: Phrase | None) -> str | None:  # its own name, or its possessor's ("X's holdings")
+                if ph is None:
+                    return None
+                return ph.entity or (p.phrases[ph.possessor].entity if ph.possessor is not None else None)
+
+            out.append(Relation(tuple(stem(x) for x in r.words if x), src.text if src else None,
+                                tgt.text if tgt else None, r.text, entity(src), entity(tgt), asked, negated,
+                                attribute, r.via, r.tokens[0] if r.tokens else -1))
+        return tuple(out)
+
+    def _parts(self) -> tuple[str, ...]:
+        p = self.p
+        if len(p.clauses) < 2:
+            return ()
+        texts = []
+        for a, b in p.clauses:
+            toks = [t for t in self.w[a:b] if t.text not in (",", ";", ":") and t.lemma not in ("and", "but")]
+            if toks:
+                texts.append(p.text[toks[0].start:toks[-1].end].strip())
+        return tuple(texts)
+
+    # --- the words the composers read -----------------------------------------------------------------------------
+    def _phrase_words(self, i: int) -> tuple[str, ...]:
+        k = self.p.phrase_of(i)
+        return tuple(stem(x) for x in self.p.phrases[k].words) if k is not None else (stem(self.w[i].lemma),)
+
+    def _measure_words(self) -> tuple[str, ...]:
+        for ph in self.p.phrases:
+            if ph.superlative:
+                return tuple(stem(x) for x in ph.words if x not in ("single", "top", "bottom"))
+        adv = next((t for t in self.w if t.tag in ("RBS", "JJS") and not (t.i > 0 and self.w[t.i - 1].lemma == "at")),
+                   None)
+        if adv is not None:  # "kept a book the longest": the verb's object
+            return tuple(stem(self.w[t].lemma) for t in range(adv.i + 1, min(adv.i + 4, len(self.w)))
+                         if self.w[t].content and self.w[t].entity is None)
+        return ()
+
+    def _superlative(self) -> str | None:
+        t = next((t for t in self.w if (t.tag in ("JJS", "RBS") or t.lemma in ("most", "least", "fewest"))
+                  and not (t.i > 0 and self.w[t.i - 1].lemma == "at")), None)
+        return t.text.lower() if t is not None else None
+
+    def _predicate_words(self) -> tuple[str, ...]:
+        """The noun after "is/are" ("Which courses are direct prerequisites of X": prerequisite)."""
+        for t in self.w:
+            if t.lemma == "be" and t.pos == "AUX":
+                attr = next((x for x in self.w if x.head == t.i and x.dep == "attr" and x.pos == "NOUN"), None)
+                if attr is not None:
+                    return (stem(attr.lemma),)
+        return ()
+
+    def _share_of(self) -> tuple[str, ...]:
+        for ph in self.p.phrases:
+            if ph.lemma in SHARE_NOUNS:
+                inner = self._of_object(ph)
+                if inner is not None and inner.entity is None:
+                    return tuple(stem(x) for x in inner.words)
+                if inner is not None and inner.entity is not None:
+                    # "the share of X's capital": the possessed phrase
+                    nxt = next((q for q in self.p.phrases if q.possessor is not None and
+                                self.p.phrases[q.possessor] is inner), None)
+                    if nxt is not None:
+                        return tuple(stem(x) for x in nxt.words)
+        return ()
+
+    def _preamble(self) -> tuple[str, ...]:
+        cut = next((t.i for t in self.w if t.lemma in ("which", "who", "whom") and t.i > 0), None)
+        if cut is None:
+            return ()
+        return tuple(stem(t.lemma) for t in self.w[:cut] if t.content and t.entity is None)
+
+    def _verb(self) -> str | None:
+        who = next((t for t in self.w if t.lemma in ("who", "whom")), None)
+        if who is None:
+            return None
+        head = self.w[who.head]
+        if head.pos == "VERB":
+            return head.lemma
+        nxt = next((t for t in self.w[who.i + 1:] if t.content), None)
+        return stem(nxt.lemma) if nxt is not None else None
+
+    def _grouping(self) -> str | None:
+        for t in self.w:
+            if t.lemma in ("by", "per") and t.dep == "prep" and self.w[t.head].pos != "VERB":
+                obj = next((x for x in self.w if x.head == t.i and x.dep == "pobj"), None)
+                if obj is not None and obj.entity is None:
+                    return " ".join(self.p.phrases[k].words) if (k := self.p.phrase_of(obj.i)) is not None \
+                        else obj.lemma
+            if t.lemma in ("each", "every") and t.i > 0 and self.w[t.i - 1].lemma == "for":
+                return self.w[t.head].lemma
+            if t.lemma == "common" and self.w[t.head].pos == "NOUN":
+                return self.w[t.head].lemma
+        return None
+
+    def _unplaced(self) -> tuple[str, ...]:
+        """Content words (lemmas) of the question that name no entity, kind, column, tool, operation or comparison:
+        each one the frame cannot place. A light object of a relation the catalog names ("lend money to") is part of
+        that relation; the words of a condition ("800 tonnes") are placed with it."""
+        if not self.tools:
+            return ()
+        vocabulary: set[str] = set()
+        for spec in self.tools.values():
+            vocabulary |= terms(spec.get("name", "")) | terms(spec.get("description", "")) | \
+                terms(spec.get("output_predicate", ""))
+            for c in spec.get("schema", []):
+                vocabulary |= terms(c["name"])
+            for par in spec.get("parameters", []):
+                vocabulary |= terms(par["name"]) | terms(par.get("description", ""))
+        grammar = (STOPWORDS | OPERATION_WORDS | SHARE_NOUNS | TOTAL_WORDS | COUNT_NOUNS | LIMIT_VERBS |
+                   WITHIN_VERBS | CHAIN_ADVERBS | CHAIN_ADJECTIVES | DIRECT_WORDS | ANY_LEVEL | LIMIT_NOUNS |
+                   P.IMPERATIVES | P.QUESTION_WORDS | P.UP_COMPARE | P.DOWN_COMPARE | P.DOWNWARD |
+                   set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "other", "each",
+                                          "every", "whole", "overall", "itself", "themselves", "own", "one", "ones"})
+        conditions = {t for num in self.p.numbers for t in range(min(num.tokens) - 3, max(num.tokens) + 3)}
+        placed_verbs = {r.tokens[0] for r in self.p.relations if r.tokens and any(
+            word_match(stem(x), v) for x in r.words for v in vocabulary)}
+        out = []
+        for t in self.w:
+            if not t.content or t.entity is not None or t.kind is not None or t.pos in ("NUM",) or t.stop:
+                continue
+            lemma = stem(t.lemma)
+            if lemma in grammar or t.lemma in grammar or t.tag in ("JJS", "RBS", "JJR", "RBR") or \
+                    any(word_match(lemma, v) for v in vocabulary) or t.i in conditions or t.i in self.negated or \
+                    t.i in self._check_tokens:
+                continue
+            if t.dep in ("dobj", "npadvmod") and t.head in placed_verbs:
+                continue  # "lend money to": the verb is the relation
+            if t.lemma.startswith("sub") or t.i in self._chain_tokens():
+                continue
+            out.append((t.i, lemma))
+        # a generic head noun whose modifiers name something ("the lowest grade-point value": grade points) is placed
+        # with them; an unplaced modifier ("red cars") is not
+        left = []
+        for i, lemma in out:
+            k = self.p.phrase_of(i)
+            ph = self.p.phrases[k] if k is not None else None
+            mods = [x for x in ph.tokens if x != i and self.w[x].content and self.w[x].pos != "NUM"] if ph else []
+            if ph is not None and ph.head == i and mods and all(x not in {j for j, _ in out} for x in mods):
+                continue
+            left.append((i, lemma))
+        self._unplaced_tokens = left
+        return tuple(sorted({lemma for _, lemma in left}))
+
+    def _near(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """For each unplaced word, the entities within two steps of it in the dependency tree."""
+        out = []
+        for i, lemma in getattr(self, "_unplaced_tokens", []):
+            near = {i}
+            for _ in range(2):
+                near |= {self.w[x].head for x in near} | {x.i for x in self.w if x.head in near}
+            ents = tuple(sorted({self.w[x].entity for x in near if self.w[x].entity}))
+            out.append((lemma, ents))
+        return tuple(out)
 
 
-def naming_text(question: str) -> str:
-    """The question without the words that name nothing it asks for: a negated clause ("not under one of its
-    subgenres") and how far a chain goes ("counting all of its subgenres", "directly or indirectly")."""
-    text = re.sub(_NEGATED, " ", question, flags=re.I)
-    return re.sub(_TRANSITIVE.pattern + r"\w*", " ", text, flags=re.I)
+def incomplete(fr: QuestionFrame) -> bool:
+    """The parse left the question open: a word it could not place, or nothing asked for that it could find."""
+    return bool(fr.unplaced) or (not fr.asks_for and not fr.who and not fr.limit and fr.how != "yes-no")
+
+
+def with_reading(fr: QuestionFrame, reading: Any) -> QuestionFrame:
+    """The frame with what a model read where the parse left it open (a :class:`FrameReading`): what is asked, as
+    which column, how many items, how far a chain goes; a word the model says names a column or tool is placed. The
+    entities, conditions and relations stay the parse's."""
+    from dataclasses import replace
+
+    asks = reading.asks
+    column = reading.column
+    words = tuple(stem(w) for w in re.findall(r"[a-z0-9]+", column.lower())) if column else fr.asks_for
+    named = {w for w, target in dict(reading.words).items() if target and target != "none"}
+    chain = {"direct": True, "whole chain": False}.get(reading.chain, fr.direct)
+    return replace(
+        fr, count=asks == "count", total=asks == "total", share=asks == "share", limit=asks == "limit" or fr.limit,
+        extreme={"highest": "max", "lowest": "min"}.get(asks) if not reading.items or reading.items == 1 else None,
+        ranking={"highest": "max", "lowest": "min"}.get(asks) if reading.items and reading.items > 1 else fr.ranking,
+        n=reading.items or fr.n, listing=asks in ("list", "lookup") or fr.listing, asks_for=words or fr.asks_for,
+        asked_head=words[-1] if words else fr.asked_head, direct=chain,
+        how_many=column.replace("_", " ") if asks == "count" and column else fr.how_many,
+        unplaced=tuple(w for w in fr.unplaced if w not in named), read_by="parse and model")
+
+
+def before(fr: QuestionFrame, position: int, width: int = 6) -> tuple[str, ...]:
+    """The content words (lemmas) before a character position of the question, the nearest last."""
+    return tuple(w for w, _a, b in fr.tokens if b <= position)[-width:]
+
+
+def after(fr: QuestionFrame, position: int, width: int = 4) -> tuple[str, ...]:
+    """The content words (lemmas) after a character position of the question."""
+    return tuple(w for w, a, _b in fr.tokens if a >= position)[:width]
 
 
 def of(ctx: RunContext) -> QuestionFrame:

@@ -28,10 +28,7 @@ from vadaorchestra.agents.question.frame import QuestionFrame, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 
-_COMPARISON = re.compile(r"\b(?:exceed\w*|breach\w*|surpass\w*|go(?:es)?\s+over|above|over|beyond|more\s+than|"
-                         r"(?:stay\w*|remain\w*|kept)?\s*within|than)\b", re.I)
 MAX_EVERY = 50  # "Which branches ...": the anchor is called for each of at most this many values
-_WITHIN = re.compile(r"\b(?:stay\w*|remain\w*|kept|keep\w*)\s+within\b|\bwithin\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -93,13 +90,10 @@ class LimitComposer:
         ("Which branches issued more loans than their quota?"), for every value of its parameter in the data (at
         most :data:`MAX_EVERY`), the things compared being the parameter's own column."""
         fr = frame.of(ctx)
-        q = fr.question
-        cmp = None
-        for m in _COMPARISON.finditer(q):
-            cmp = m  # the last comparison: "more enrolments in term 2025-2 than seats" compares with what follows
-        if cmp is None:
+        if fr.limit_at is None:
             return []
-        after = naming.seq(q[cmp.end():])[:6]
+        start, end = fr.limit_at  # the comparison: "more enrolments in term 2025-2 than seats" compares with what follows
+        after = frame.after(fr, end, 6)
         plans = []
         for tool, spec in sorted(ctx.tools.items()):
             params = spec["parameters"]
@@ -128,7 +122,7 @@ class LimitComposer:
                         break
             if limit is None:
                 continue
-            before = tuple(w for w in naming.seq(q[:cmp.start()]) if w not in terms(" ".join(bound)))
+            before = tuple(w for w in frame.before(fr, start, 99) if w not in terms(" ".join(bound)))
             before = tuple(w for w in before if not any(word_match(w, t) for t in terms(g)))
             # the amounts named before the comparison ("billed ... exceeds"), else by the limit's own words ("exceed
             # their contracted monthly tonnage": tonnes dispatched); counted only against a limit in whole things
@@ -147,7 +141,7 @@ class LimitComposer:
                 continue
             path, measure = found
             plan = Plan(tool, {} if every else {params[0]["name"]: bound[0]}, g, limit, path, measure,
-                        within=bool(_WITHIN.match(cmp.group().strip())), score=scores.get(tool, 0.0) - len(path),
+                        within=fr.within, score=scores.get(tool, 0.0) - len(path),
                         own_limit=not every and limit[0] is None and pcol is not None and all(
                             any(word_match(k, t) for t in terms(g)) for k in terms(pcol)))
             plans.append(plan)

@@ -39,8 +39,9 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
                 "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "dozen": 12, "single": 1}
 DOWNWARD = frozenset("""low small few little least short cheap young light slow minimum min bottom poor weak
 near early""".split())
-UP_COMPARE = frozenset("above over more great high exceed beyond past large big heavy long after".split())
-DOWN_COMPARE = frozenset("below under less few low small short cheap before".split())
+# comparisons: prepositions and verbs; comparative adjectives (tag JJR/RBR) point up unless their lemma is DOWNWARD
+UP_COMPARE = frozenset("above over exceed exceeding beyond past after surpass top more".split())
+DOWN_COMPARE = frozenset("below under before less".split())
 QUESTION_WORDS = frozenset("which what who whom whose how where when".split())
 IMPERATIVES = frozenset("list name show give tell find count identify return provide report get sum total "
                         "calculate compute enumerate display".split())
@@ -68,6 +69,18 @@ def nlp():
                          f"pip install -e .") from None
 
 
+@lru_cache(maxsize=16384)
+def noun_lemma(word: str) -> str:
+    """A word's lemma read as a noun by the pipeline's rule lemmatizer ("holdings": holding, "companies": company,
+    "criteria": criterion): the same reading for a column's name and for a question's word."""
+    from spacy.tokens import Doc
+
+    pipeline = nlp()
+    doc = Doc(pipeline.vocab, words=[word])
+    doc[0].pos_ = "NOUN"
+    return pipeline.get_pipe("lemmatizer")(doc)[0].lemma_.lower() or word
+
+
 @lru_cache(maxsize=4096)
 def lemmas(text: str) -> tuple[str, ...]:
     """The lemmas of a short text's content words, in order: a column name (``loan_days``: loan, day), a tool's
@@ -89,6 +102,7 @@ class Word:
     end: int
     entity: str | None = None  # the data value this word stands for
     kind: str | None = None  # the category value this word names ("districts": district)
+    stop: bool = False  # a stop word of the pipeline's language data ("still", "also", "ever")
 
     @property
     def content(self) -> bool:
@@ -126,6 +140,7 @@ class Relation:
     text: str
     negated: bool = False
     tokens: tuple[int, ...] = ()
+    via: Literal["verb", "copula", "noun", "possessive"] = "verb"  # a verb's, a predicate noun's, "N of/in M", "X's N"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,8 +193,14 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
     for t in doc:
         start, end, entity = _original(t.idx, t.idx + len(t.text), spans)
         kind = next((m.value for m in kinds if m.start <= start and end <= m.end), None)
-        words.append(Word(t.i, question[start:end] if entity is None else entity, t.lemma_.lower(), t.pos_, t.tag_,
-                          t.dep_, t.head.i, start, end, entity, kind))
+        pos, tag, lemma = t.pos_, t.tag_, t.lemma_.lower()
+        after_wh = t.i > 0 and doc[t.i - 1].lower_ in ("which", "what") and all(
+            x.pos_ in ("ADP", "PART") for x in doc[:t.i - 1])
+        if pos == "VERB" and tag == "VBZ" and (after_wh or any(c.tag_ == "WDT" and c.dep_ == "det"
+                                                               for c in t.children)):
+            pos, tag, lemma = "NOUN", "NNS", noun_lemma(t.text.lower())  # "Which issuers does X hold?"
+        words.append(Word(t.i, question[start:end] if entity is None else entity, lemma, pos, tag, t.dep_,
+                          t.head.i, start, end, entity, kind, t.is_stop))
     reader = _Reader(doc, tuple(words), question)
     return reader.parse()
 
@@ -269,7 +290,9 @@ class _Reader:
                 elif cw.dep == "nummod" or (cw.pos == "NUM" and cw.dep in ("amod", "quantmod")):
                     v = number_value(cw.text)
                     count = int(v[0]) if v and v[0].is_integer() else count
-                elif cw.tag in ("JJS", "RBS") or cw.lemma in ("top", "bottom"):
+                elif (cw.tag in ("JJS", "RBS") and not (c > 0 and self.w[c - 1].lemma == "at")) or (
+                        cw.lemma in ("top", "bottom") and not (c + 1 < len(self.w) and self.w[c + 1].text == "-")):
+                    # ("top-level" is no ranking, "at least 5" no superlative)
                     sup = cw.lemma
                     if cw.lemma in ("top", "bottom"):
                         mods.append(cw.lemma)
@@ -300,7 +323,7 @@ class _Reader:
             cw = self.w[c]
             if cw.dep == "advmod" and not (cw.tag in ("RBS",) or cw.lemma in ("top", "directly")):
                 continue
-            if cw.dep == "case":
+            if cw.dep == "case" or cw.lemma in ("many", "much"):  # "how many districts": the districts
                 continue
             out.append(c)
             out += [g for g in self._modifiers(c) if self.w[g].dep in ("compound", "nummod", "amod", "quantmod",
@@ -310,6 +333,10 @@ class _Reader:
     # --- what is asked ----------------------------------------------------------------------------------------------
     def _asked(self) -> tuple[str, str | None, int | None]:
         w = self.w
+        first = next((t for t in w if t.content), None)
+        if first is not None and first.lemma in IMPERATIVES and first.tag in ("VB", "NN", "NNP", "VBP") and \
+                first.dep == "ROOT":
+            return self._imperative(first)
         # "how many X", "how much X"
         for t in w:
             if t.lemma == "how" and t.head != t.i:
@@ -318,14 +345,25 @@ class _Reader:
                     noun = m.head if w[m.head].pos in ("NOUN", "PROPN") and m.head != m.i else None
                     return ("how many" if m.lemma == "many" else "how much"), f"how {m.lemma}", self.by_token.get(noun) \
                         if noun is not None else None
-        # "which X", "what X", "whose X"
+        # "which X", "what X", "whose X" (the determiner before its noun, however the parser attached it)
         for t in w:
-            if t.tag in ("WDT", "WP$") or (t.lemma in ("which", "what", "whose") and t.dep == "det"):
-                if t.head != t.i and w[t.head].pos in ("NOUN", "PROPN"):
+            if t.tag in ("WDT", "WP$") or (t.lemma in ("which", "what", "whose") and t.dep == "det") or (
+                    t.lemma == "what" and t.i + 1 < len(w) and w[t.i + 1].pos not in ("AUX", "PUNCT")):
+                if t.head != t.i and w[t.head].pos in ("NOUN", "PROPN") and t.head > t.i:
                     return "wh", t.lemma, self.by_token.get(t.head)
-        # "who", "what is the X", "which of the X"
+                if self._opens(t.i):
+                    # the first noun after it, over adjectives and participles ("What contracted monthly tonnage")
+                    for k in range(t.i + 1, min(t.i + 5, len(w))):
+                        if w[k].pos == "AUX" or w[k].tag in ("VBZ", "VBP", "MD"):
+                            break
+                        if k in self.by_token and w[k].pos in ("NOUN", "PROPN"):
+                            # up to the noun it modifies ("Which three life-limited parts": parts, not life)
+                            while w[k].dep in ("compound", "npadvmod", "amod", "nmod", "nummod") and w[k].head > k:
+                                k = w[k].head
+                            return "wh", t.lemma, self.by_token.get(k, self.by_token.get(t.i + 1))
+        # "who", "what is the X", "which of the X" (a question word, not a relative pronoun: "the X who ...")
         for t in w:
-            if t.lemma in ("who", "whom", "what", "which") and t.tag in ("WP", "WDT"):
+            if t.lemma in ("who", "whom", "what", "which") and t.tag in ("WP", "WDT") and self._opens(t.i):
                 if t.lemma in ("what", "which"):
                     target = self._copula_subject(t)
                     if target is not None:
@@ -335,10 +373,28 @@ class _Reader:
                     if of is not None:
                         return "wh", t.lemma, of
                 return "wh", t.lemma, None
-        # "List the X", "Give me the X", "Count the X", "Tell me which ..."
         root = next((t for t in w if t.dep == "ROOT"), None)
-        first = next((t for t in w if t.content), None)
         if first is not None and first.lemma in IMPERATIVES and first.tag in ("VB", "NN", "NNP", "VBP"):
+            return self._imperative(first)
+        if root is not None and root.pos in ("NOUN", "PROPN") and root.i in self.by_token:
+            # a question written as a noun phrase: "Number of companies where X is a minority shareholder?"
+            return "imperative", None, self.by_token[root.i]
+        if root is not None and (root.pos == "AUX" or any(w[c].dep == "aux" and c < root.i for c in self.kids(root.i))
+                                 ) and w[0].pos in ("AUX", "VERB") and w[0].lemma in ("be", "do", "have", "can", "will"):
+            return "yes-no", None, None
+        return "other", None, None
+
+    def _opens(self, i: int) -> bool:
+        """A question word that opens the question or a clause of it ("Who ...", "In which ...", ", which one"), not a
+        relative pronoun ("the instructors who have taught X")."""
+        before = [t for t in self.w[:i] if t.text not in ("(",)]
+        return not before or before[-1].text in (",", ";", ":") or all(t.pos in ("ADP", "SCONJ", "PART")
+                                                                          for t in before)
+
+    def _imperative(self, first: Word) -> tuple[str, str | None, int | None]:
+        """"List the X", "Give me the X", "Count the X", "Tell me which ..."."""
+        w = self.w
+        if True:
             obj = next((c for c in self.kids(first.i, "dobj", "obj", "attr", "npadvmod", "oprd")), None)
             if obj is None:
                 obj = next((c for c in self.kids(first.i) if w[c].pos in ("NOUN", "PROPN")
@@ -348,11 +404,12 @@ class _Reader:
                              None)
                 if inner is not None:
                     return "imperative", first.lemma, self.by_token.get(inner, self.by_token.get(obj))
+            # "Tell me which X ...": the question inside
+            inner = next((t for t in w if t.i > first.i and t.tag in ("WDT", "WP", "WP$") and t.head != t.i
+                          and w[t.head].pos in ("NOUN", "PROPN")), None)
+            if obj is None and inner is not None:
+                return "wh", inner.lemma, self.by_token.get(inner.head)
             return "imperative", first.lemma, self.by_token.get(obj) if obj is not None else None
-        if root is not None and (root.pos == "AUX" or any(w[c].dep == "aux" and c < root.i for c in self.kids(root.i))
-                                 ) and w[0].pos in ("AUX", "VERB") and w[0].lemma in ("be", "do", "have", "can", "will"):
-            return "yes-no", None, None
-        return "other", None, None
 
     def _copula_subject(self, t: Word) -> int | None:
         """The phrase a "what is"/"which is" question asks for: the subject of the copula ("What is the rating of X")."""
@@ -394,7 +451,8 @@ class _Reader:
             return found
 
         for v in w:
-            if v.pos not in ("VERB", "AUX") and not (v.pos == "ADJ" and v.dep in ("acomp", "amod")):
+            if v.pos not in ("VERB", "AUX") and not (v.pos == "ADJ" and (v.dep in ("acomp", "amod") or self.kids(
+                    v.i, "nsubj"))):  # "Which subsidiaries does X own" (own tagged an adjective)
                 continue
             if v.pos == "AUX" and v.lemma != "be":
                 continue
@@ -419,10 +477,18 @@ class _Reader:
                         if src is None and target is not None and asked is not None and asked != target:
                             src = asked
                         out.append(Relation(words, src, target, self._span(a, ptok), neg, tuple(
-                            self.phrases[ph[a]].tokens if a in ph else (a,)) + (ptok,)))
-                    if w[a].pos == "ADJ":  # "reachable from X", "over-exposed to Y"
-                        for prep, target, ptok in preps(a):
-                            pass
+                            self.phrases[ph[a]].tokens if a in ph else (a,)) + (ptok,), "copula"))
+                # "How many stores are there below X", "Which hubs are reachable from X": the subject and a
+                # preposition of the copula (or of its adjective)
+                subject = next((s for s in self.kids(v.i, "nsubj", "nsubjpass") if s in ph), None)
+                if subject is not None:
+                    holders = [v.i] + [a for a in self.kids(v.i, "acomp") if w[a].pos == "ADJ"]
+                    for h in holders:
+                        for prep, target, ptok in preps(h):
+                            if target is not None and target != ph[subject]:
+                                words = (w[h].lemma, prep) if h != v.i else (prep,)
+                                out.append(Relation(words, ph[subject], target, self._span(h, ptok), neg, (h, ptok),
+                                                    "copula"))
                 continue
             doer = phrase(agent) if passive else phrase(subj)
             done = phrase(subj_pass) if passive else None
@@ -459,8 +525,9 @@ class _Reader:
             if done is not None:
                 targets.append(((v.lemma,), done, (v.i,)))
             for words, target, toks in targets:
-                src = doer
-                if target == doer:
+                # a passive with no agent relates its subject to the preposition's object ("orders raised against X")
+                src = doer if doer is not None or len(words) < 2 else done
+                if target == src:
                     continue
                 out.append(Relation(words, src, target, self._span(*toks), neg, toks))
         # noun to noun: "roles in the companies", "the exposure of Bank Gamma to Y", possessives
@@ -469,9 +536,12 @@ class _Reader:
             for prep, target, ptok in preps(h):
                 if target is None or target == k:
                     continue
-                out.append(Relation((p.lemma, prep), k, target, self._span(h, ptok), False, (*p.tokens, ptok)))
+                # "X, a minority shareholder of Y": the noun in apposition says what X is
+                src = ph.get(w[h].head, k) if w[h].dep == "appos" else k
+                out.append(Relation((*p.words, prep), src, target, self._span(h, ptok), False, (*p.tokens, ptok),
+                                    "noun"))
             if p.possessor is not None:
-                out.append(Relation((p.lemma, "of"), k, p.possessor, p.text, False, p.tokens))
+                out.append(Relation((p.lemma, "of"), k, p.possessor, p.text, False, p.tokens, "possessive"))
         return _dedupe(out)
 
     def _referent(self, i: int) -> int | None:
@@ -527,9 +597,9 @@ class _Reader:
         after = [x.lemma for x in w[i + 1:i + 5]]
         if "or" in after:
             tail = after[after.index("or") + 1:]
-            if tail and tail[0] in UP_COMPARE | {"above"}:
+            if tail and tail[0] in UP_COMPARE | {"above", "high", "great", "large", "much", "many"}:
                 return ">="
-            if tail and tail[0] in DOWN_COMPARE:
+            if tail and (tail[0] in DOWN_COMPARE or tail[0] in DOWNWARD):
                 return "<="
         if lemmas[-2:] == ["at", "least"] or lemmas[-2:] == ["no", "less"] or "least" in lemmas[-2:] or \
                 lemmas[-3:-1] == ["no", "less"] or lemmas[-3:-1] == ["no", "few"] or "minimum" in lemmas[-2:]:
@@ -538,10 +608,11 @@ class _Reader:
                 lemmas[-2:] == ["up", "to"]:
             return "<="
         for x in reversed(near):
-            if x.lemma in UP_COMPARE:
-                return ">"
-            if x.lemma in DOWN_COMPARE:
+            comparative = x.tag in ("JJR", "RBR")
+            if x.lemma in DOWN_COMPARE or (comparative and x.lemma in DOWNWARD):
                 return "<"
+            if x.lemma in UP_COMPARE or comparative:
+                return ">"
             if x.lemma in ("equal", "exactly"):
                 return "="
             if x.pos in ("NOUN", "PROPN", "VERB") and x.lemma not in ("exceed",):
@@ -590,6 +661,12 @@ class _Reader:
                 cc = next((x for x in self.kids(root, "cc", "punct") if x < c and x > root), None)
                 first = min([c, *self._subtree(c)])
                 cuts.append(min(first, cc) if cc is not None else first)
+        # a colon or a semicolon between two clauses with verbs of their own ("Take whoever controls X: which
+        # companies does it control?")
+        for t in w:
+            if t.text in (":", ";") and any(x.pos in ("VERB", "AUX") for x in w[:t.i]) and \
+                    any(x.pos in ("VERB", "AUX") for x in w[t.i + 1:]):
+                cuts.append(t.i)
         if not cuts:
             return ((0, len(w)),)
         bounds = [0, *sorted(cuts), len(w)]

@@ -1,0 +1,213 @@
+"""The question read by spaCy's parse: entities from noun phrases, kinds from the catalog, relations with their
+direction, numbers of items, conditions, chains, parts; the steps the relations need; the Verifier's reading checks."""
+
+import pytest
+
+from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized
+from vadaorchestra.agents.plan import Call
+from vadaorchestra.agents.question import relations
+from vadaorchestra.agents.question.frame import build
+from vadaorchestra.agents.question.parse import Mention, read
+from vadaorchestra.agents.reading import check_reading
+
+
+def ent(value, *params, columns=("t.name",), category=False):
+    return {"value": value, "columns": list(columns), "parameters": list(params), "category": category}
+
+
+def test_a_determiner_links_to_no_data_value():
+    """("a" was linked to a rating "A" and then demanded as a filter: short rewordings could not be answered.)"""
+    f = build("Does Bank Gamma have a borrower above its limit?",
+              [ent("Bank Gamma", "get_loans.bank"), ent("A", columns=("borrowers.rating",), category=True)])
+    assert [e.value for e in f.entities] == ["Bank Gamma"]
+
+
+def test_a_common_noun_that_is_a_category_value_is_a_kind_and_a_name_is_an_entity():
+    f = build("How many districts are fed directly or indirectly by Coldwater Works?",
+              [ent("Coldwater Works", "get_fed.asset")],
+              kinds=[ent("district", columns=("assets.asset_type",), category=True)])
+    assert [(e.value, e.kind) for e in f.entities] == [("district", True), ("Coldwater Works", False)]
+    assert f.kinds[0].text == "districts" and f.count and f.direct is False
+    # the same value written as a name is an entity
+    f = build("Which stores report to North Region?", [ent("North Region", columns=("units.region",), category=True)])
+    assert [(e.value, e.kind) for e in f.entities] == [("North Region", False)]
+
+
+@pytest.mark.parametrize(("question", "names", "expected"), [
+    ("Which banks lend to the companies that Company 0042 controls?", ["Company 0042"],
+     {("lend", "to"): ("Which banks", "the companies"), ("control",): ("Company 0042", "the companies")}),
+    ("Which banks lend money to the companies controlled by Company 0042?", ["Company 0042"],
+     {("lend", "money", "to"): ("Which banks", "the companies"), ("control",): ("Company 0042", "the companies")}),
+    ("Which companies is Fund A a minority shareholder of?", ["Fund A"],
+     {("minority", "shareholder", "of"): ("Fund A", "Which companies")}),
+    ("How many districts are fed by Coldwater Works?", ["Coldwater Works"],
+     {("feed",): ("Coldwater Works", "districts")}),
+])
+def test_relations_are_read_in_their_logical_direction(question, names, expected):
+    """Active, passive, relative clauses, participles and predicate nouns: the doer is the source."""
+    f = build(question, [ent(n, "t.p") for n in names])
+    got = {r.words: (r.source, r.target) for r in f.relations}
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_the_number_of_items_asked_for_and_a_single_extreme():
+    f = build("List the three largest claims billed by Northgate Clinic.", [ent("Northgate Clinic", "t.p")])
+    assert (f.n, f.ranking, f.extreme, f.asks_for) == (3, "max", None, ("claim",))
+    f = build("Which three stores in the North have the largest floor area?")
+    assert (f.n, f.ranking) == (3, "max")
+    f = build("What is the largest single claim amount that Rosewood Hospital billed?")
+    assert (f.extreme, f.n) == ("max", 1)
+    assert build("What are Bank Gamma's largest exposures?").ranking == "max"
+
+
+@pytest.mark.parametrize(("question", "op", "value"), [
+    ("Which hubs can handle 800 tonnes or more a day?", ">=", 800.0),
+    ("Which players earn at least £12,000 a week?", ">=", 12000.0),
+    ("Which orders are above 2.5M?", ">", 2_500_000.0),
+    ("Which courses have fewer than 25 seats?", "<", 25.0),
+    ("Which books came out before 1990?", "<", 1990.0),
+])
+def test_conditions_read_their_comparison_from_the_parse(question, op, value):
+    assert [(c.op, c.value) for c in build(question).conditions] == [(op, value)]
+
+
+def test_a_superlative_is_no_condition():
+    assert build("What is the largest single claim amount that Rosewood Hospital billed?").conditions == ()
+
+
+@pytest.mark.parametrize(("question", "direct"), [
+    ("Which companies does X control, directly or indirectly?", False),
+    ("Which providers does Crestline include, directly or through its sub-systems?", False),
+    ("How many stores are there anywhere below the Northern Region?", False),
+    ("Which hubs can cargo reach, directly or via other hubs?", False),
+    ("Which substations receive their supply directly from Coldwater?", True),
+    ("Counting the substations it feeds, how many feeders does Kingsbridge serve?", None),
+])
+def test_how_far_a_chain_goes(question, direct):
+    assert build(question).direct is direct
+
+
+def test_a_question_of_two_parts_has_both():
+    f = build("What are Bank Gamma's largest exposures, and do any of them raise concentration-risk concerns?")
+    assert f.compound and len(f.parts) == 2 and f.parts[1].startswith("do any of them")
+
+
+def test_a_limit_named_by_a_tool_that_holds_one_in_a_yes_no_clause():
+    """The catalog says what "concentration risk" is: the tool whose output has a limit says so in its description;
+    a question that merely asks the limit's value is no limit check."""
+    tools = {"get_bank_info": {"name": "get_bank_info", "output_predicate": "bank_info", "schema": [],
+                               "description": "Capital of a bank and its large-exposure limit for concentration risk.",
+                               "roles": {"limit_amount": "limit"}}}
+    assert build("Do any of Bank Gamma's exposures raise concentration-risk concerns?", tools=tools).limit
+    assert not build("What is the concentration risk limit of Bank Gamma?", tools=tools).limit
+
+
+TOOLS = {
+    "get_ultimate_controller": {"name": "get_ultimate_controller", "output_predicate": "ultimate_controller",
+                                "description": "Who ultimately controls a company."},
+    "get_controlled_companies": {"name": "get_controlled_companies", "output_predicate": "controlled_company",
+                                 "description": "Companies a controller controls."},
+    "get_lenders": {"name": "get_lenders", "output_predicate": "lender", "description": "Banks lending to a company."},
+    "get_guarantors": {"name": "get_guarantors", "output_predicate": "guarantor",
+                       "description": "Companies that guarantee the loans of a company."},
+}
+
+
+def test_relations_followed_by_different_tools_are_different_steps():
+    f = build("Which companies are controlled by the ultimate controller of Company 1166?",
+              [ent("Company 1166", "get_ultimate_controller.company")], TOOLS)
+    steps = relations.steps(f, TOOLS)
+    assert len(steps) == 2
+    assert relations.assign(steps, ["get_ultimate_controller"])  # one call does not follow both
+    assert not relations.assign(steps, ["get_ultimate_controller", "get_controlled_companies"])
+    f = build("Which banks lend to Company 1382?", [ent("Company 1382", "get_lenders.company")], TOOLS)
+    assert len(relations.steps(f, TOOLS)) == 1
+
+
+def _ctx(question, entities, tools, called, values, views=()):
+    ctx = RunContext(question=question, tools={k: {**v, "schema": [], "parameters": []} for k, v in tools.items()})
+    ctx.frame = build(question, entities, ctx.tools)
+    for tool in called:
+        call = Call(tool=tool, params={"company": "Company 1166"})
+        ctx.executed[call.key] = call
+    for v in views:
+        ctx.predicates[v.name] = v
+    ctx.answer_values = values
+    return ctx
+
+
+def test_the_verifier_refuses_a_relation_the_computation_dropped():
+    """(Reworded, "the companies that X's ultimate controller controls" was answered with the controller alone, and
+    verified.)"""
+    question = "Which companies are controlled by the ultimate controller of Company 1166?"
+    ents = [ent("Company 1166", "get_ultimate_controller.company")]
+    ctx = _ctx(question, ents, TOOLS, ["get_ultimate_controller"], ["Person 0175"])
+    problems = check_reading("ultimate controller for Company 1166: Person 0175.", ctx)
+    assert any("no tool of the computation follows it" in p and "control" in p for p in problems)
+    assert [c["check"] for c in ctx.checks if not c["ok"]] == ["relations"]
+    ctx = _ctx(question, ents, TOOLS, ["get_ultimate_controller", "get_controlled_companies"], ["Company 0343"])
+    assert check_reading("Company 0343.", ctx) == [] and all(c["ok"] for c in ctx.checks)
+
+
+def test_the_verifier_refuses_fewer_or_more_items_than_asked():
+    tools = {"get_claims": {"name": "get_claims", "output_predicate": "claim", "description": "Claims billed."}}
+    view = PredicateView("top", "synthesized", None, 5, [{"name": "claim", "type": "string"}],
+                         facts=[{"claim": f"C{i}"} for i in range(5)], complete=True)
+    ctx = _ctx("List the three largest claims billed by Northgate Clinic.", [ent("Northgate Clinic", "get_claims.p")],
+               tools, ["get_claims"], ["C1"], [view])
+    assert any("asks for 3" in p for p in check_reading("C1.", ctx))
+    ctx.answer_values = ["C1", "C2", "C3"]
+    assert not any("asks for 3" in p for p in check_reading("C1; C2; C3.", ctx))
+
+
+def test_the_verifier_names_a_word_that_places_nothing():
+    tools = {"get_lenders": TOOLS["get_lenders"]}
+    ctx = _ctx("Which banks lend to Company 1382 under a sustainability covenant?",
+               [ent("Company 1382", "get_lenders.company")], tools, ["get_lenders"], ["Bank 001"])
+    problems = check_reading("Bank 001.", ctx)
+    assert any("'sustainability'" in p and "'covenant'" in p for p in problems)
+
+
+def test_a_relation_read_backwards_is_refused():
+    """"Which companies is X a shareholder of?" answered with X's own shareholders: the tool was called for X as a
+    company, and the answer gives its holders, not companies."""
+    tools = {"get_shareholders": {"name": "get_shareholders", "output_predicate": "shareholder",
+                                  "description": "Direct shareholders of a company."}}
+    view = PredicateView("shareholder", "high", "get_shareholders", 2,
+                         [{"name": "company", "type": "string"}, {"name": "shareholder", "type": "string"}],
+                         {"company": "company"}, [{"company": "Fund A", "shareholder": "Holding B"}], complete=True)
+    ctx = _ctx("Which companies is Fund A a shareholder of?", [ent("Fund A", "get_shareholders.company")], tools,
+               ["get_shareholders"], ["Holding B"], [view])
+    assert any("read the other way round" in p for p in check_reading("Holding B.", ctx))
+    # the same kind at both ends, read the right way: the asked things are the guarantors
+    tools = {"get_guarantors": TOOLS["get_guarantors"]}
+    view = PredicateView("guarantor", "high", "get_guarantors", 1,
+                         [{"name": "company", "type": "string"}, {"name": "guarantor", "type": "string"}],
+                         {"company": "company"}, [{"company": "Fund A", "guarantor": "Holding B"}], complete=True)
+    ctx = _ctx("Which companies guarantee the loans of Fund A?", [ent("Fund A", "get_guarantors.company")], tools,
+               ["get_guarantors"], ["Holding B"], [view])
+    assert not any("other way round" in p for p in check_reading("Holding B.", ctx))
+
+
+def test_the_parse_stands_a_name_in_for_each_entity_and_keeps_its_offsets():
+    q = "Which banks lend to the companies that Company 0042 controls?"
+    p = read(q, [Mention(q.index("Company 0042"), q.index("Company 0042") + 12, "Company 0042")])
+    name = next(w for w in p.words if w.entity)
+    assert (name.text, q[name.start:name.end]) == ("Company 0042", "Company 0042")
+    assert p.phrases[p.asked].text == "Which banks"
+
+
+def test_a_compound_question_answered_in_one_part_is_refused():
+    tools = {"get_bank_exposures": {"name": "get_bank_exposures", "output_predicate": "exposure",
+                                    "description": "Exposures of a bank to its borrowers."}}
+    view = PredicateView("exposure", "high", "get_bank_exposures", 3,
+                         [{"name": "bank", "type": "string"}, {"name": "borrower", "type": "string"},
+                          {"name": "amount", "type": "float"}], {"bank": "bank_name"},
+                         [{"bank": "Bank Gamma", "borrower": "DeepLogic Ltd", "amount": 13.1e6}], complete=True)
+    q = "Which borrowers get the largest exposures of Bank Gamma, and does any group exceed its limit?"
+    ctx = _ctx(q, [ent("Bank Gamma", "get_bank_exposures.bank_name")], tools, ["get_bank_exposures"],
+               ["DeepLogic Ltd"], [view])
+    assert any("no step of the computation answers that part" in p for p in check_reading("DeepLogic Ltd.", ctx))
+    ctx.synthesized.append(Synthesized("over(B) :- exposure(_, B, A), limit(L), A > L.", "check", "over",
+                                       kind="threshold_check"))
+    assert not any("that part" in p for p in check_reading("DeepLogic Ltd.", ctx))

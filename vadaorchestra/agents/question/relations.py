@@ -1,0 +1,117 @@
+"""Which catalog tools follow each relation the question states, and how many distinct steps the question needs.
+
+A relation of the frame ("the companies that X controls", "the ultimate controller of X", "banks lend to the
+companies") is *followed* by the tools whose identity — their name and output predicate, else their description —
+has its content words (the verb or relational noun, and the words of an object that names nothing else: "own a
+majority stake"). Of those, the tools matching the most of its words. Two relations followed by the same tools are one
+step ("the exposure of Bank Gamma to Y"); relations followed by different tools are different steps, and a question
+whose relations need two steps is not answered by one tool call ("Which companies are controlled by the ultimate
+controller of X?" is the controller, then what it controls).
+
+The composer reads :func:`steps` to decide whether a query needs a join; the Verifier reads it to check that the
+computation followed every step, with the tools that were actually called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vadaorchestra.agents.question.frame import (
+    OPERATION_WORDS,
+    STOPWORDS,
+    Entity,
+    QuestionFrame,
+    Relation,
+    terms,
+    word_match,
+)
+
+# relation words that say nothing of which tool: light verbs and the prepositions linking a noun to its complement
+LIGHT = frozenset("be have get do make take give include contain hold there with".split())
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step the question needs: its relations (as written) and the catalog tools that can follow it."""
+
+    relations: tuple[Relation, ...]
+    tools: frozenset[str]
+
+    @property
+    def text(self) -> str:
+        return "; ".join(r.text for r in self.relations)
+
+
+def content(r: Relation) -> tuple[str, ...]:
+    """The words of a relation that can name a tool: not prepositions, light verbs or operation words. A noun's
+    relation to its complement ("the ultimate controller of X", "roles in the companies") is named by the noun, unless
+    the noun is what is asked ("the companies under ...": the question's thing, not a relation) or the preposition
+    only says it has something ("people with roles")."""
+    words = r.words
+    if r.via in ("noun", "possessive"):
+        if r.asked == "source" or "with" in words:
+            return ()
+    return tuple(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in LIGHT
+                 and w not in OPERATION_WORDS)
+
+
+def identity(spec: Mapping[str, Any]) -> set[str]:
+    return terms(spec["name"]) - {"get"} | terms(spec.get("output_predicate", ""))
+
+
+def followers(r: Relation, tools: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The tools that follow a relation: those whose identity (name and output) has the most of its words; none when
+    no tool's identity has one (a word only some descriptions use names no tool)."""
+    words = content(r)
+    if not words:
+        return frozenset()
+    scored = {name: sum(1 for w in words if any(word_match(w, x) for x in identity(spec)))
+              for name, spec in tools.items()}
+    best = max(scored.values(), default=0)
+    return frozenset(n for n, s in scored.items() if s == best) if best else frozenset()
+
+
+def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Step]:
+    """The steps the question's relations need: relations between two of its phrases (not negated, not a property
+    such as "have a rating") grouped by the tools that follow them; relations no tool follows are left out (they
+    cannot be checked by the catalog's words)."""
+    groups: dict[tuple[frozenset[str], int], list[Relation]] = {}
+    for r in fr.relations:
+        if r.negated or r.attribute or r.source is None or r.target is None:
+            continue
+        found = followers(r, tools)
+        if found:
+            # one verb or noun read twice ("lend" and "lend to", "exposure of X to Y") is one step; the same tools
+            # named by two words are two ("whoever ultimately controls X: which companies does it control?")
+            groups.setdefault((found, r.head), []).append(r)
+    return [Step(tuple(rs), key[0]) for key, rs in groups.items()]
+
+
+def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether a kind the question names must restrict a computation that calls ``tools``: always when it modifies
+    what is asked ("B1 engineers", "industrial customers"); when it is the thing asked ("Which parts ...", "How many
+    districts ..."), unless a tool called is named for that kind of thing (get_installed_parts lists parts only,
+    while a chain of assets lists districts among other assets)."""
+    if not fr.asks_for or not any(word_match(fr.asked_head, w) for w in terms(kind.value)):
+        return True
+    return not any(any(word_match(w, x) for w in terms(kind.value) for x in identity(spec)) for spec in tools.values())
+
+
+def assign(needed: list[Step], called: list[str]) -> list[Step]:
+    """The steps no distinct called tool follows (a bipartite matching of steps to called tools); empty when the
+    calls follow every step."""
+    match: dict[str, int] = {}
+
+    def augment(i: int, seen: set[str]) -> bool:
+        for tool in sorted(needed[i].tools):
+            if tool in called and tool not in seen:
+                seen.add(tool)
+                if tool not in match or augment(match[tool], seen):
+                    match[tool] = i
+                    return True
+        return False
+
+    matched = {i for i in range(len(needed)) if augment(i, set())}
+    return [s for i, s in enumerate(needed) if i not in matched]

@@ -1,0 +1,193 @@
+"""The Verifier's checks of what the question states, against the computation that actually ran.
+
+The frame says what the question states; these checks look at the calls made and the rules run, not at how the
+policy meant them, so a question read one way and computed another is refused:
+
+- **relations**: every step the question's relations need (:mod:`~vadaorchestra.agents.question.relations`) is
+  followed by a distinct tool the computation called ("the companies controlled by the ultimate controller of X" is
+  not answered by the controller alone);
+- **direction**: the things asked for are what the answer's tool returns, not what it was called with ("Which
+  companies is X a minority shareholder of?" is not answered from X's own shareholders);
+- **items**: "the three largest" gives three values (fewer only when fewer exist);
+- **kinds**: a kind the question names ("districts", "class A hotels") restricts the computation when the catalog
+  has a column holding it;
+- **parts**: each clause of a question of several parts is answered;
+- **words**: a content word that names nothing of the question's frame, the catalog or the computation makes the
+  answer unverified, naming the word.
+
+Each check's outcome is recorded (:func:`outcomes`): "verified" lists what was checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vadaorchestra.agents.context import RunContext
+from vadaorchestra.agents.question import frame, relations
+from vadaorchestra.agents.question.frame import QuestionFrame, asked_columns, terms, word_match
+from vadaorchestra.agents.verify import aggregates, used_constants
+
+
+def check_reading(answer: str, ctx: RunContext) -> list[str]:
+    """The problems of the computation against what the question states; records each check's outcome."""
+    fr = frame.of(ctx)
+    results: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for name, check in (("relations", _relations), ("direction", _direction), ("items", _items), ("kinds", _kinds),
+                        ("parts", _parts), ("words", _words)):
+        found = check(fr, ctx)
+        results.append({"check": name, "ok": not found, "problems": found})
+        problems += found
+    ctx.checks = results
+    return problems
+
+
+def outcomes(ctx: RunContext) -> list[dict[str, Any]]:
+    return list(getattr(ctx, "checks", []) or [])
+
+
+def _called(ctx: RunContext) -> list[str]:
+    """The tools the computation called for the question (not those called only as another's dependency)."""
+    return list(dict.fromkeys(c.tool for c in ctx.executed.values() if c.level == "high"))
+
+
+def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    need = relations.steps(fr, ctx.tools)
+    missing = relations.assign(need, _called(ctx))
+    out = []
+    for step in missing:
+        r = step.relations[0]
+        tools = ", ".join(sorted(step.tools))
+        out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation follows "
+                   f"it on its own (it needs one of: {tools})")
+    return out
+
+
+def _answer_views(ctx: RunContext, values: list[Any]):
+    """The predicates whose facts hold the answer's values, with the columns holding them."""
+    out = []
+    for view in ctx.answer_predicates():
+        cols = [c for c in view.columns if any(str(f.get(c)).lower() == str(v).lower() for f in view.facts
+                                               for v in values)]
+        if cols:
+            out.append((view, cols))
+    return out
+
+
+def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """The answer's values are of the kind asked, in the direction asked: not values of another column than the one
+    the asked noun names ("Which engineers worked on X?" answered with work orders), and not values whose column names
+    the role the question gives the entity ("Which companies is X a minority shareholder of?" answered with X's own
+    shareholders: X is the shareholder, the answer must be what it holds)."""
+    values = ctx.answer_values
+    if not values or fr.count or fr.total or fr.share or not fr.who:
+        return []
+    if not all(isinstance(v, str) for v in values):
+        return []
+    head = (fr.asked_head,) if fr.asked_head else fr.asks_for[:1]
+    asked = fr.asked_text
+    for view, cols in _answer_views(ctx, values):
+        free = [c for c in view.columns if c not in view.param_columns]
+        named_free = asked_columns(head, free) if head else []
+        if named_free and not set(cols) & set(named_free):
+            return [f"the question asks for {asked or ' '.join(fr.asks_for)}, and the answer gives values of "
+                    f"{', '.join(cols)} in {view.name}, not of {named_free[0]}"]
+        for r in fr.relations:
+            if r.negated or not r.source_entity or r.asked != "target":
+                continue
+            said = relations.content(r)
+            for col in cols:
+                if col not in view.param_columns and any(word_match(w, x) for w in said for x in terms(col)):
+                    return [f"the question says {r.source_entity} is the {' '.join(said)} ({r.text!r}) and asks for "
+                            f"{asked}, and the answer gives the {col} values of {view.name}: the relation is read the "
+                            f"other way round"]
+    return []
+
+
+def _items(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """"the three largest ..." gives three values, fewer only when fewer exist."""
+    values = ctx.answer_values
+    if not fr.n or fr.n == 1 or values is None or fr.count or fr.total or fr.share:
+        return []
+    if len(values) == fr.n:
+        return []
+    if len(values) < fr.n:
+        views = _answer_views(ctx, values)
+        if views and all(v.complete and len({f.get(c) for f in v.facts for c in cols}) == len(values)
+                         for v, cols in views):
+            return []  # no more exist
+    return [f"the question asks for {fr.n} ({fr.asked_text}), and the answer gives {len(values)}"]
+
+
+def _kinds(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A kind the question names restricts the computation when a tool's output has the column holding it (the
+    entity check reports a kind never used as a constant; here: the one a column of the catalog holds)."""
+    out = []
+    used = used_constants(ctx)
+    called = {t: ctx.tools[t] for t in _called(ctx) if t in ctx.tools}
+    for e in fr.kinds:
+        names = {c.rsplit(".", 1)[-1] for c in e.columns}
+        holders = [t for t, spec in ctx.tools.items() if any(c["name"] in names for c in spec.get("schema", []))]
+        if holders and e.value.lower() not in used and relations.restricts(e, fr, called):
+            out.append(f"the question asks about {e.text or e.value} (a kind: {'/'.join(sorted(names))} = "
+                       f"{e.value!r}), and no step restricts the computation to them (the kind is a column of "
+                       f"{', '.join(sorted(holders))})")
+    return out
+
+
+def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """Each clause of a question of several parts is answered: a limit part by a threshold check, a count by a
+    count, a total by a sum, a share by a ratio, a ranking or a list by values of what it asks."""
+    if not fr.compound or len(fr.parts) < 2:
+        return []
+    kinds = {s.kind for s in ctx.synthesized}
+    aggregates = _aggregate_functions(ctx)
+    out = []
+    for text in fr.parts:
+        part = frame.build(text, [{"value": e.value, "columns": list(e.columns), "parameters": list(e.parameters),
+                                   "category": e.kind} for e in fr.entities], ctx.tools)
+        ok = True
+        if part.limit:
+            ok = "threshold_check" in kinds
+        elif part.count:
+            ok = bool(aggregates & {"count", "mcount"})
+        elif part.total:
+            ok = bool(aggregates & {"sum", "msum"})
+        elif part.share:
+            ok = "ratio" in kinds or any("ratio" in s.kind or "share" in s.output for s in ctx.synthesized)
+        elif part.asks_for:
+            # values of what the part asks: a predicate (its name, its columns, its tool's) named by its words
+            ok = any(asked_columns(part.asks_for, v.columns) or any(
+                word_match(w, x) for w in part.asks_for for x in terms(v.name) | relations.identity(
+                    ctx.tools.get(v.tool or "", {"name": v.name}))) for v in ctx.answer_predicates() if v.facts)
+        if not ok:
+            out.append(f"the question asks {text!r}, and no step of the computation answers that part")
+    return out
+
+
+def _aggregate_functions(ctx: RunContext) -> set[str]:
+    return {a[0] for a in aggregates(ctx)}
+
+
+def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """Content words that name nothing: not the catalog's, not the computation's, not a word of the frame."""
+    if not fr.unplaced:
+        return []
+    said = set()
+    for s in ctx.synthesized:
+        said |= terms(s.purpose)
+    # a verb relating what is asked to an entity a called tool was called for is that tool's relation ("work orders
+    # raised against EI-WRD" from get_aircraft_work_orders(EI-WRD)): placed by the tool's signature
+    params = used_constants(ctx)  # the entities the computation was called for or filtered on
+    for r in fr.relations:
+        if any(e.lower() in params for e in {r.source_entity, r.target_entity} - {None}):
+            said |= set(r.words)  # ("Who works in Research?", "courses needed before Spectroscopy")
+    # a predicate over an entity the computation used ("How many credits is Signal Processing worth?")
+    said |= {w for w, ents in fr.unplaced_near if any(e.lower() in params for e in ents)}
+    if (fr.extreme or fr.ranking) and _aggregate_functions(ctx) & {"max", "min", "count"}:
+        said |= set(fr.measure_words)  # "the highest-paid employee": the measure the ordering was computed on
+    left = [w for w in fr.unplaced if not any(word_match(w, x) for x in said)]
+    if not left:
+        return []
+    return [f"the question says {', '.join(repr(w) for w in left)}, which names nothing in the catalog or the "
+            f"computation, so the answer cannot be checked against it"]
