@@ -52,7 +52,11 @@ def _called(ctx: RunContext) -> list[str]:
 
 
 def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A question whose relations need two steps or more (different tools) is answered by a tool for each; one step
+    is the tool's own signature, which the direction and kind checks look at."""
     need = relations.steps(fr, ctx.tools)
+    if len(need) < 2:
+        return []
     missing = relations.assign(need, _called(ctx))
     out = []
     for step in missing:
@@ -88,7 +92,8 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     asked = fr.asked_text
     for view, cols in _answer_views(ctx, values):
         free = [c for c in view.columns if c not in view.param_columns]
-        named_free = asked_columns(head, free) if head else []
+        # a column whose head word is the asked noun ("club", not "club_kind")
+        named_free = [c for c in free if head and any(word_match(head[0], t) for t in terms(c.split("_")[-1]))]
         if named_free and not set(cols) & set(named_free):
             return [f"the question asks for {asked or ' '.join(fr.asks_for)}, and the answer gives values of "
                     f"{', '.join(cols)} in {view.name}, not of {named_free[0]}"]

@@ -168,10 +168,11 @@ class Composer:
         for q in found:
             if abs(q.score - best.score) > 1e-9:
                 break
-            for col in (q.choices if q.guessed and len(q.choices) > 1 else (q.asked,)):
-                key = (q.tool, q.join.tool if q.join else None, col)
-                if all((r.tool, r.join.tool if r.join else None, c) != key for r, c in readings):
-                    readings.append((q, col))
+            if q.guessed:
+                continue  # a guess (no column named as the question names the thing) is no reading of the words
+            col = q.asked or self._asked_named(ctx, fr, q)
+            if col is not None and all(c != col for _r, c in readings):
+                readings.append((q, col))
         if len(readings) < 2:
             return best
         ctx.readings = [self._say(ctx, fr, q, col) for q, col in readings]
@@ -189,6 +190,13 @@ class Composer:
         q.guessed = False
         ctx.event("reading", chosen=chosen, reading=ctx.readings[chosen - 1])
         return q
+
+    def _asked_named(self, ctx: RunContext, fr: QuestionFrame, q: Query) -> str | None:
+        """The column the question's words name as the thing asked, in the query's tools (None when none is)."""
+        cols = naming.cols(ctx.tools[q.tool]) + (naming.cols(ctx.tools[q.join.tool]) if q.join else [])
+        phrase = self._phrase(fr, cols)
+        named = naming.named(phrase, cols) if phrase else []
+        return named[0] if len(named) == 1 else None
 
     @staticmethod
     def _say(ctx: RunContext, fr: QuestionFrame, q: Query, col: str | None) -> str:
@@ -270,7 +278,10 @@ class Composer:
                 own = naming.cols(spec, ("string",))
                 if own and any(word_match(phrase[-1], w) for w in said):
                     named, asked, guessed = own[:1], own[0], True
-                    choices = tuple(own)
+                    # the columns it may be, but not one another word of the question names ("How many people have
+                    # a role in X": the people, not the roles)
+                    others = tuple(w for w in fr.words if w not in phrase)
+                    choices = tuple(c for c in own if c == own[0] or not naming.named(others, [c]))
                     fit -= 0.5  # a guess: a join that names the column does better
             if named:
                 fit += max(column_score(phrase, c) for c in named)

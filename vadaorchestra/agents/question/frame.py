@@ -546,7 +546,7 @@ class _Framer:
             named = [x for x in objs if x.i not in numbers and x.pos in ("NOUN", "PROPN")]
             if t.lemma in LIMIT_VERBS and t.pos == "VERB" and named:
                 return t, self._phrase_words(named[0].i), False
-            if t.lemma in ("above", "over", "beyond", "past", "within", "under", "below") and named and \
+            if t.lemma in ("above", "over", "beyond", "past", "under", "below") and named and \
                     self._names_limit(named[0].i):
                 within = t.lemma in ("within", "under", "below")
                 return t, self._phrase_words(named[0].i), within
@@ -556,8 +556,9 @@ class _Framer:
                 nouns = [self.w[x] for x in below if self.w[x].pos in ("NOUN", "PROPN") and x not in numbers]
                 if nouns and not any(x in numbers for x in below):
                     return t, self._phrase_words(nouns[0].i), False
-            if t.lemma == "within" and named:
-                return t, self._phrase_words(named[0].i), True
+            if t.lemma == "within" and named and (self.w[t.head].lemma in WITHIN_VERBS or
+                                                  self._names_limit(named[0].i)):
+                return t, self._phrase_words(named[0].i), True  # not "within X's group": a scope
             if t.text.lower().startswith("over") and len(t.text) > 5 and t.pos in ("VERB", "ADJ") and \
                     t.lemma not in ("overall", "overview", "overseas", "overnight", "oversee"):
                 return t, (), False  # over-exposed, overbooked, oversubscribed
@@ -800,7 +801,9 @@ class _Framer:
                    WITHIN_VERBS | CHAIN_ADVERBS | CHAIN_ADJECTIVES | DIRECT_WORDS | ANY_LEVEL | LIMIT_NOUNS |
                    P.IMPERATIVES | P.QUESTION_WORDS | P.UP_COMPARE | P.DOWN_COMPARE | P.DOWNWARD |
                    set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "other", "each",
-                                          "every", "whole", "overall", "itself", "themselves", "own", "one", "ones"})
+                                          "every", "whole", "overall", "itself", "themselves", "own", "one", "ones",
+                                          "include", "including", "count", "counting", "add", "together", "both",
+                                          "altogether", "also", "too", "any", "either"})
         conditions = {t for num in self.p.numbers for t in range(min(num.tokens) - 3, max(num.tokens) + 3)}
         placed_verbs = {r.tokens[0] for r in self.p.relations if r.tokens and any(
             word_match(stem(x), v) for x in r.words for v in vocabulary)}
@@ -815,6 +818,8 @@ class _Framer:
                 continue
             if t.dep in ("dobj", "npadvmod") and t.head in placed_verbs:
                 continue  # "lend money to": the verb is the relation
+            if t.pos in ("VERB", "ADJ") and self._measures(t, vocabulary):
+                continue  # "the demand the feeders draw", "accounts for the largest share", "the cap X sets"
             if t.lemma.startswith("sub") or t.i in self._chain_tokens():
                 continue
             out.append((t.i, lemma))
@@ -831,10 +836,31 @@ class _Framer:
         self._unplaced_tokens = left
         return tuple(sorted({lemma for _, lemma in left}))
 
+    def _measures(self, t: P.Word, vocabulary: set[str]) -> bool:
+        """A verb (or adjective) that relates a thing to a quantity the catalog names, to a share or to a limit: its
+        object, or the noun it qualifies, is such a phrase ("draw demand", "fill seats", "account for a share", "the
+        annual cap the plan sets"). A verb relating two things ("complain about feeders") is not."""
+        around = [x for x in self.w if x.head == t.i and x.dep in ("dobj", "pobj", "attr", "nsubj", "nsubjpass")]
+        around += [g for x in self.w if x.head == t.i and x.dep in ("prep", "agent") for g in self.w if g.head == x.i]
+        if t.dep in ("relcl", "acl", "amod"):
+            around.append(self.w[t.head])
+        for x in around:
+            k = self.p.phrase_of(x.i)
+            words = self.p.phrases[k].words if k is not None else (x.lemma,)
+            stems = {stem(v) for v in words}
+            if stems & (SHARE_NOUNS | LIMIT_NOUNS) or self._names_limit(x.i):
+                return True
+            if any(word_match(v, c) for v in stems for spec in self.tools.values() for col in spec.get("schema", [])
+                   if col["type"] in ("int", "float") for c in terms(col["name"])):
+                return True
+        return False
+
     def _near(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """For each unplaced word, the entities within two steps of it in the dependency tree."""
         out = []
         for i, lemma in getattr(self, "_unplaced_tokens", []):
+            if self.w[i].pos not in ("VERB", "ADJ", "ADV", "AUX"):
+                continue  # a predicate over the entity, not a thing named beside it
             near = {i}
             for _ in range(2):
                 near |= {self.w[x].head for x in near} | {x.i for x in self.w if x.head in near}

@@ -290,11 +290,13 @@ class _Reader:
                 elif cw.dep == "nummod" or (cw.pos == "NUM" and cw.dep in ("amod", "quantmod")):
                     v = number_value(cw.text)
                     count = int(v[0]) if v and v[0].is_integer() else count
-                elif (cw.tag in ("JJS", "RBS") and not (c > 0 and self.w[c - 1].lemma == "at")) or (
-                        cw.lemma in ("top", "bottom") and not (c + 1 < len(self.w) and self.w[c + 1].text == "-")):
-                    # ("top-level" is no ranking, "at least 5" no superlative)
+                elif (cw.tag in ("JJS", "RBS") and not (c > 0 and self.w[c - 1].lemma == "at")) or cw.lemma in (
+                        "top", "bottom", "minimum", "maximum"):
+                    # ("at least 5" is no superlative; "top-level": the top of the levels, a measure of its own)
                     sup = cw.lemma
-                    if cw.lemma in ("top", "bottom"):
+                    if cw.lemma in ("top", "bottom") and c + 2 < len(self.w) and self.w[c + 1].text == "-":
+                        mods.append(self.w[c + 2].lemma)
+                    elif cw.lemma in ("top", "bottom"):
                         mods.append(cw.lemma)
                 elif cw.dep in ("compound", "amod", "nmod") and cw.pos not in FUNCTION_POS:
                     mods.append(cw.lemma if cw.entity is None else cw.entity)
@@ -564,8 +566,8 @@ class _Reader:
             if t.entity is not None or t.i in skip or t.kind is not None:
                 continue
             got = number_value(t.text)
-            if got is None or (t.text.lower() in NUMBER_WORDS and t.dep == "nummod"):
-                continue
+            if got is None or (t.text.lower() in NUMBER_WORDS and t.dep == "nummod" and self._comparison(t.i) is None):
+                continue  # "the three largest": how many, not a condition
             value, scale = got
             toks = [t.i]
             nxt = w[t.i + 1] if t.i + 1 < len(w) else None

@@ -61,13 +61,20 @@ def identity(spec: Mapping[str, Any]) -> set[str]:
     return terms(spec["name"]) - {"get"} | terms(spec.get("output_predicate", ""))
 
 
+def named_by(spec: Mapping[str, Any]) -> set[str]:
+    """A tool's identity and the names of its output columns (not its parameters'): "operates" is followed by a tool
+    whose output has an operator column."""
+    params = set(spec.get("parameter_columns") or {})
+    return identity(spec) | {t for c in spec.get("schema", []) if c["name"] not in params for t in terms(c["name"])}
+
+
 def followers(r: Relation, tools: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
     """The tools that follow a relation: those whose identity (name and output) has the most of its words; none when
     no tool's identity has one (a word only some descriptions use names no tool)."""
     words = content(r)
     if not words:
         return frozenset()
-    scored = {name: sum(1 for w in words if any(word_match(w, x) for x in identity(spec)))
+    scored = {name: sum(1 for w in words if any(word_match(w, x) for x in named_by(spec)))
               for name, spec in tools.items()}
     best = max(scored.values(), default=0)
     return frozenset(n for n, s in scored.items() if s == best) if best else frozenset()
