@@ -28,6 +28,12 @@ def write_report(result: AskResult, folder: Path) -> list[Path]:
         "status": "verified" if result.verified else "could not answer",
         "not_checked": [] if result.verified else list(ctx.problems),
         "frame": ctx.frame.to_json() if ctx.frame is not None else None,
+        # what the Verifier checked of the question's reading (relations, direction, items, kinds, parts, words),
+        # each with its outcome; "verified" means each of these held
+        "checked": [{"check": c["check"], "ok": c["ok"], "problems": c["problems"]} for c in ctx.checks],
+        "read_by": getattr(ctx.frame, "read_by", "parse"),
+        "readings": ctx.readings,
+        "reading": ctx.reading,
         "elapsed_s": round(result.elapsed_s, 3),
         "catalog_hash": ctx.catalog_hash,
         "data_hash": ctx.data_hash,

@@ -41,6 +41,8 @@ def build_page(trace: str | Path, out: str | Path | None = None, *, catalog: str
             "answer": record.get("answer", ""),
             "status": record.get("status", ""),
             "not_checked": record.get("not_checked", []),
+            "checked": record.get("checked", []),
+            "readings": record.get("readings", []),
             "policy": header.get("policy", ""),
             "engine": header.get("engine", ""),
             "catalog_hash": header.get("catalog_hash", ""),
@@ -343,6 +345,13 @@ def _html(page: dict[str, Any], plan_svg: str, tokens_svg: str) -> str:
                    f'{"Verified" if status == "verified" else "Could not answer"}</b>'
                    + "".join(f"<br>{e(str(p))}" for p in page.get("not_checked") or []) + "</p>"
                    if status else "")
+    checked = page.get("checked") or []
+    if checked:  # what "verified" rests on: each check of the question's reading, with its outcome
+        status_html += ('<p class="checked">Checked against the question: ' + ", ".join(
+            f'{e(c["check"])} {"✓" if c["ok"] else "✗"}' for c in checked) + "</p>")
+    if page.get("readings"):
+        status_html += ("<p>Readings of the question: " + "; ".join(
+            f"{i}) {e(t)}" for i, t in enumerate(page["readings"], 1)) + "</p>")
     data = json.dumps({"answer": page["answer"], "figures": page["figures"], "proofs": page["proofs"]},
                       ensure_ascii=False, default=str).replace("</", "<\\/")
     return f"""<!doctype html>
