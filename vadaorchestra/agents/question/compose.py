@@ -78,6 +78,7 @@ class Composer:
         self.alternatives: list[Query] = []
         self.joined_score: Callable[[str, str], float] = lambda _anchor, _tool: 0.0
         self.deferred: list[tuple[str, str, str]] = []  # conditions on a total per thing: (column, op, constant)
+        self.rows: str | None = None  # the selection the aggregate reads
 
     # --- which questions ------------------------------------------------------------------------------------------
     @staticmethod
@@ -640,6 +641,7 @@ class Composer:
 
         slug = re.sub(r"\W+", "_", "_".join(str(x) for x in q.params.values()).lower()).strip("_")[:40]
         rows = f"{anchor.name}_{slug}_selected"
+        self.rows = rows
         every = [h for h in head if h[1] not in {names[k] for k in consts if k not in restricting}]
         fixed = {names[k] for k in consts}
         head = [h for h in head if h[1] not in fixed]
@@ -892,6 +894,14 @@ class Composer:
         if view is None:
             return None
         values = sorted({f[self.answer_column] for f in view.facts if self.answer_column in f}, key=str)
+        fr = frame.of(ctx)
+        rows = ctx.predicates.get(self.rows or "")
+        if fr.extreme and values and rows is not None and rows.complete and rows.cardinality > 1 and \
+                self.answer_column in rows.columns and len({f.get(self.answer_column) for f in rows.facts}) == 1:
+            # "the top-level system" ordered over rows that all name the same system: the ordering chose nothing
+            raise ComposeError(f"the {naming.prose(self.answer_column, ctx)} is the same on each of the "
+                               f"{rows.cardinality} facts the question's highest or lowest is taken over, so the "
+                               f"ordering does not pick it out")
         ctx.answer_values = values
         if not values:
             return f"{self.what}: none."

@@ -455,11 +455,21 @@ class _Framer:
         plural = asked.plural if asked is not None else False
         if ph is not None and ph is not asked and asked is not None:
             plural = asked.plural
+        # a quantity asked with its superlative ("What were the fewest grade points ...") is one value
+        quantity = ph is asked and asked is not None and self.p.form not in ("imperative",) and \
+            self.p.question_word in ("what", None) and self._numeric_column(asked)
         # "Which patient has the highest total", "Who earns the most": one thing, unless asked in the plural
-        if (n is None or n == 1) and (single or not plural):
-            if not (asked is not None and asked.plural and ph is asked):
+        if (n is None or n == 1) and (single or not plural or quantity):
+            if quantity or not (asked is not None and asked.plural and ph is asked):
                 return direction, None, 1
         return None, direction, n
+
+    def _numeric_column(self, ph: Phrase) -> bool:
+        """The phrase names a number column of the catalog ("grade points": grade_points)."""
+        mine = tuple(stem(x) for x in ph.words)
+        return any(asked_columns(mine, [c["name"]]) and c["type"] in ("int", "float") and
+                   any(word_match(mine[-1], t) for t in terms(c["name"]))
+                   for spec in self.tools.values() for c in spec.get("schema", []))
 
     def _asks_for(self, asked: Phrase | None) -> tuple[str, ...]:
         if asked is None or asked.lemma in ("one", "ones"):
@@ -855,12 +865,30 @@ class _Framer:
                 return True
         return False
 
+    def _verb_partner(self, i: int) -> tuple[str, ...]:
+        """The entities a verb relates the noun ``i`` to: the noun is its subject or object, or the verb qualifies
+        the noun, and the entity is another argument of the verb (directly or through a preposition)."""
+        w = self.w
+        verbs = [w[i].head] if w[i].dep in ("nsubj", "nsubjpass", "dobj") and w[w[i].head].pos == "VERB" else []
+        verbs += [x.i for x in w if x.head == i and x.dep in ("acl", "relcl") and x.pos == "VERB"]
+        found = set()
+        for v in verbs:
+            args = [x for x in w if x.head == v and x.i != i]
+            args += [g for x in args if x.dep in ("prep", "agent") for g in w if g.head == x.i]
+            found |= {x.entity for x in args if x.entity}
+        return tuple(sorted(found))
+
     def _near(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """For each unplaced word, the entities within two steps of it in the dependency tree."""
         out = []
         for i, lemma in getattr(self, "_unplaced_tokens", []):
             if self.w[i].pos not in ("VERB", "ADJ", "ADV", "AUX"):
-                continue  # a predicate over the entity, not a thing named beside it
+                # a noun is placed with an entity only as an argument of a verb whose other argument the entity is
+                # ("the shippers whose loads left X", "all loads leaving X": the rows of the tool called for X)
+                ents = self._verb_partner(i)
+                if ents:
+                    out.append((lemma, ents))
+                continue
             near = {i}
             for _ in range(2):
                 near |= {self.w[x].head for x in near} | {x.i for x in self.w if x.head in near}

@@ -374,7 +374,10 @@ class _Reader:
                                for g in self.kids(c, "pobj")), None)
                     if of is not None:
                         return "wh", t.lemma, of
-                return "wh", t.lemma, None
+                # "Among the courses needed before X, which have ...": the question word takes the noun it picks
+                # among
+                among = self._among(t.i)
+                return "wh", t.lemma, among
         root = next((t for t in w if t.dep == "ROOT"), None)
         if first is not None and first.lemma in IMPERATIVES and first.tag in ("VB", "NN", "NNP", "VBP"):
             return self._imperative(first)
@@ -385,6 +388,18 @@ class _Reader:
                                  ) and w[0].pos in ("AUX", "VERB") and w[0].lemma in ("be", "do", "have", "can", "will"):
             return "yes-no", None, None
         return "other", None, None
+
+    def _among(self, i: int) -> int | None:
+        """The phrase a question word after a comma picks among ("Among the hubs ..., which one"; "Of the X, which")."""
+        w = self.w
+        if i == 0 or w[i - 1].text not in (",", ";"):
+            return None
+        for t in w[:i]:
+            if t.lemma in ("among", "of", "from") and t.i < 2:
+                obj = next((g for g in self.kids(t.i, "pobj")), None)
+                if obj is not None and obj in self.by_token:
+                    return self.by_token[obj]
+        return None
 
     def _opens(self, i: int) -> bool:
         """A question word that opens the question or a clause of it ("Who ...", "In which ...", ", which one"), not a

@@ -85,9 +85,12 @@ def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Ste
     such as "have a rating") grouped by the tools that follow them; relations no tool follows are left out (they
     cannot be checked by the catalog's words)."""
     groups: dict[tuple[frozenset[str], int], list[Relation]] = {}
+    filters = {e.value for e in fr.entities if not e.parameters}  # values of a column, no tool's parameter
     for r in fr.relations:
         if r.negated or r.attribute or r.source is None or r.target is None:
             continue
+        if {r.source_entity, r.target_entity} & filters:
+            continue  # "students of the Data Science programme": a filter on the column that holds the value
         found = followers(r, tools)
         if found:
             # one verb or noun read twice ("lend" and "lend to", "exposure of X to Y") is one step; the same tools
