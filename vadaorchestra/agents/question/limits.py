@@ -79,6 +79,7 @@ class LimitComposer:
         self.output: str | None = None
         self.answer_column: str | None = None
         self.what = ""
+        self.none = ""  # the answer when no thing passes its limit
 
     @staticmethod
     def applies(fr: QuestionFrame) -> bool:
@@ -106,6 +107,15 @@ class LimitComposer:
                 continue
             strings = [pcol] if every else naming.cols(spec, ("string",))
             group = naming.named(fr.asks_for, strings) if fr.asks_for else []
+            if not group and not every and fr.asked_head and (
+                    any(word_match(fr.asked_head, w) for e in fr.kinds for w in terms(e.value))
+                    or any(word_match(fr.asked_head, w) for w in naming.tool_name(spec))):
+                # "Which parts fitted to X exceed their life limit": the things the tool lists (a kind, or what
+                # the tool is named for)
+                thing = naming.thing(spec)
+                group = [thing] if thing else []
+            if not group and not every and fr.how == "yes-no" and pcol is not None and fr.asks_for == ():
+                group = [pcol]  # "Does Harbury Town stay within its wage cap?": the entity itself is compared
             if not group:
                 continue
             g = group[0]
@@ -137,11 +147,19 @@ class LimitComposer:
                 if paths:
                     found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0])))
                     break
+            if found is None and limit[0] is None:
+                # the amount in the same rows as the limit ("parts past their life limit": each part's cycles)
+                own = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
+                limited = tuple(w for w in terms(limit[1]) if w not in CAP_WORDS)
+                named = naming.best_named(before + after, own) or naming.best_named(limited, own) or \
+                    [c for c in naming.role_columns(spec, "amount") if c in own] or (own if len(own) == 1 else [])
+                found = ([], named[0]) if named else None
             if found is None:
                 continue
             path, measure = found
+            # a yes/no question ("Are all the parts within their limits?") is answered by what exceeds: none, or which
             plan = Plan(tool, {} if every else {params[0]["name"]: bound[0]}, g, limit, path, measure,
-                        within=fr.within, score=scores.get(tool, 0.0) - len(path),
+                        within=fr.within and fr.how != "yes-no", score=scores.get(tool, 0.0) - len(path),
                         own_limit=not every and limit[0] is None and pcol is not None and all(
                             any(word_match(k, t) for t in terms(g)) for k in terms(pcol)))
             plans.append(plan)
@@ -216,6 +234,8 @@ class LimitComposer:
         form: dict[str, Any] = {"each": f"{view.name}.{hop.column}"}
         if prev_tool == self.query.tool:
             where = {c: self.query.params[p] for c, p in view.param_columns.items() if p in self.query.params}
+            if hop.column in where:  # the thing compared is the parameter's value itself: one call for it
+                return Call(tool=hop.tool, params={hop.param: where[hop.column]}, level="high")
             if where:
                 form["where"] = where
         return Call(tool=hop.tool, params={hop.param: form}, level="high")
@@ -277,7 +297,7 @@ class LimitComposer:
         maps = " ".join(f'@mapping("{rows}", {i}, "{label[v][0]}", "{label[v][1]}").' for i, v in enumerate(head_vars))
         body = ", ".join(atom(t) for t in path_tools)
         g = names[(p.tool, p.group)]
-        last = p.path[-1].tool
+        last = p.path[-1].tool if p.path else p.tool
         amount = f"sum({names[(last, p.measure)]})" if p.measure else "count()"
         per, check = f"{rows}_per_{p.group}", f"{rows}_{p.group}_{'within' if p.within else 'over'}_limit"
         lim_tool, lim_col = p.limit
@@ -304,6 +324,8 @@ class LimitComposer:
         self.output, self.answer_column = check, p.group
         self.what = (f"{naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'every one'} whose {what} "
                      f"{'stays within' if p.within else 'exceeds'} its {naming.prose(lim_col, ctx)}")
+        self.none = (f"no {naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'any'} has a {what} "
+                     f"above its {naming.prose(lim_col, ctx)}")
         return out
 
     def answer(self, ctx: RunContext) -> str | None:
@@ -314,4 +336,10 @@ class LimitComposer:
             raise ComposeError(f"the threshold check {self.output} did not run")
         values = sorted({f[self.answer_column] for f in view.facts}, key=str)
         ctx.answer_values = values
+        if frame.of(ctx).how == "yes-no":  # what exceeds answers the question, the values being those that do
+            said = "; ".join(map(str, values))
+            fr = frame.of(ctx)
+            if not values:
+                return f"{'Yes' if fr.within else 'No'}: {self.none}."
+            return f"{'Not within the limit' if fr.within else 'Yes'}: {self.what}: {said}."
         return f"{self.what}: {'; '.join(map(str, values)) if values else 'none'}."

@@ -386,7 +386,9 @@ class _Reader:
             return "imperative", None, self.by_token[root.i]
         if root is not None and (root.pos == "AUX" or any(w[c].dep == "aux" and c < root.i for c in self.kids(root.i))
                                  ) and w[0].pos in ("AUX", "VERB") and w[0].lemma in ("be", "do", "have", "can", "will"):
-            return "yes-no", None, None
+            # "Are all the parts on X within their limits?": the question is about its subject
+            subject = next((c for c in self.kids(root.i, "nsubj", "nsubjpass") if c in self.by_token), None)
+            return "yes-no", None, self.by_token[subject] if subject is not None else None
         return "other", None, None
 
     def _among(self, i: int) -> int | None:
