@@ -84,7 +84,7 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     the role the question gives the entity ("Which companies is X a minority shareholder of?" answered with X's own
     shareholders: X is the shareholder, the answer must be what it holds)."""
     values = ctx.answer_values
-    if not values or fr.count or fr.total or fr.share or not fr.who:
+    if not values or fr.count or fr.total or fr.share or not (fr.who or fr.listing):
         return []
     if not all(isinstance(v, str) for v in values):
         return []

@@ -340,7 +340,8 @@ class _Framer:
         return QuestionFrame(
             question=p.text, count=count, total=total, share=share,
             listing=p.form in ("wh", "imperative") and qword not in ("how many", "how much"),
-            analysis=limit or ranking is not None, limit=limit, extreme=extreme, asks_for=asks_for,
+            analysis=limit or ranking is not None or extreme is not None, limit=limit, extreme=extreme,
+            asks_for=asks_for,
             how_many=how_many, who=who, entities=self.linked, conditions=self._conditions(n), direct=direct,
             grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
             unplaced_near=self._near(),
@@ -376,6 +377,11 @@ class _Framer:
                     return True, self._counted(inner), inner
         if p.form == "imperative" and p.question_word == "count":
             return True, self._counted(self.asked) if self.asked else None, self.asked
+        first = next((t for t in self.w if t.content), None)
+        if first is not None and first.lemma in COUNT_NOUNS and (k := p.phrase_of(first.i)) is not None:
+            inner = self._of_object(p.phrases[k])  # "Number of suppliers X buys from?"
+            if inner is not None:
+                return True, self._counted(inner), inner
         return False, None, None
 
     def _counted(self, ph: Phrase) -> str | None:
@@ -652,6 +658,22 @@ class _Framer:
                 out |= {t.i} | {x.i for x in w if x.head == t.i}
         return out
 
+    def _inclusion(self) -> bool:
+        """"Counting the substations it feeds", "including the substations downstream of it": a clause that adds to
+        the entity's own things those of the things related to it — the whole chain. Its object is a noun phrase with
+        a relative clause or a complement about the entity ("it", "its", "their")."""
+        w = self.w
+        for t in w:
+            if t.lemma not in ("count", "include") or t.tag not in ("VBG", "VBN") or t.i in self.negated:
+                continue
+            objs = [x for x in w if x.head == t.i and x.dep in ("dobj", "pobj", "nsubjpass")]
+            for o in objs:
+                below = self._below(o.i)
+                if any(w[x].dep in ("relcl", "acl") for x in below) or any(
+                        w[x].lemma in ("it", "its", "their", "they", "them") for x in below):
+                    return True
+        return False
+
     def _sub(self, t: P.Word) -> bool:
         """"its subgenres", "their sub-systems", "any of its subsidiaries": the parts of a thing's own kind, which
         say the whole chain (not "the substations": a word that merely begins with sub-)."""
@@ -674,7 +696,7 @@ class _Framer:
                        for y in w)) for x in w)]
         levels = [t for t in w if t.lemma in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all")
                                                                for x in w)]
-        if chain or subs or through or levels:
+        if chain or subs or through or levels or self._inclusion():
             return False
         if any(t.lemma in DIRECT_WORDS for t in w):
             return True
@@ -828,6 +850,8 @@ class _Framer:
                 continue
             if t.dep in ("dobj", "npadvmod") and t.head in placed_verbs:
                 continue  # "lend money to": the verb is the relation
+            if self.asked is not None and t.dep == "conj" and t.head == self.asked.head:
+                continue  # "Which companies or people own ...": one of the things asked
             if t.pos in ("VERB", "ADJ") and self._measures(t, vocabulary):
                 continue  # "the demand the feeders draw", "accounts for the largest share", "the cap X sets"
             if t.lemma.startswith("sub") or t.i in self._chain_tokens():
@@ -890,7 +914,7 @@ class _Framer:
                     out.append((lemma, ents))
                 continue
             near = {i}
-            for _ in range(2):
+            for _ in range(3):
                 near |= {self.w[x].head for x in near} | {x.i for x in self.w if x.head in near}
             ents = tuple(sorted({self.w[x].entity for x in near if self.w[x].entity}))
             out.append((lemma, ents))

@@ -418,6 +418,8 @@ class _Reader:
             if obj is None:
                 obj = next((c for c in self.kids(first.i) if w[c].pos in ("NOUN", "PROPN")
                             and w[c].dep not in ("nsubj",)), None)
+            if obj is None:  # the verb misread ("List" as a noun): the first noun phrase after it, not a name
+                obj = next((ph.head for ph in self.phrases if min(ph.tokens) > first.i and ph.entity is None), None)
             if obj is not None and w[obj].lemma in ("number", "count", "total", "sum", "list", "name", "names"):
                 inner = next((g for c in self.kids(obj, "prep") if w[c].lemma == "of" for g in self.kids(c, "pobj")),
                              None)
@@ -613,7 +615,7 @@ class _Reader:
         w = self.w
         near = [x for x in w[max(0, i - 4):i]]
         lemmas = [x.lemma for x in near]
-        after = [x.lemma for x in w[i + 1:i + 5]]
+        after = [x.lemma for x in w[i + 1:i + 7]]
         if "or" in after:
             tail = after[after.index("or") + 1:]
             if tail and tail[0] in UP_COMPARE | {"above", "high", "great", "large", "much", "many"}:
