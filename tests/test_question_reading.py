@@ -81,7 +81,9 @@ def test_a_superlative_is_no_condition():
     ("How many stores are there anywhere below the Northern Region?", False),
     ("Which hubs can cargo reach, directly or via other hubs?", False),
     ("Which substations receive their supply directly from Coldwater?", True),
-    ("Counting the substations it feeds, how many feeders does Kingsbridge serve?", None),
+    # counting what the entity's related things have: the whole chain; a word merely beginning with sub-: nothing
+    ("Counting the substations it feeds, how many feeders does Kingsbridge serve?", False),
+    ("How many feeders do the substations of Kingsbridge serve?", None),
 ])
 def test_how_far_a_chain_goes(question, direct):
     assert build(question).direct is direct
