@@ -87,8 +87,8 @@ def test_every_command_has_help():
 
 # --- every README code block in Python or shell runs ----------------------------------------------------------------
 # The commands run in order, in one folder of their own that sees the repository's examples/, scenarios/ and
-# benchmarks/ (so later commands find what earlier ones wrote, as a reader's would). Slow ones (an agent run, an
-# evaluation) run when VADA_DOCS=all, as .ci/run sets it; the default suite runs the rest.
+# benchmarks/ (so later commands find what earlier ones wrote, as a reader's would): the slow tier
+# (python -m pytest -m slow), which .ci/run runs.
 SHELL_LANGS = ("bash", "sh", "shell")
 NEEDS = [  # (pattern, reason): the only reasons a README command is not run at all
     (r"--model local|models install|\.\[local\]|llama-cpp-python|eval_local\.sh|CMAKE_ARGS",
@@ -101,7 +101,6 @@ NEEDS = [  # (pattern, reason): the only reasons a README command is not run at 
 ]
 SOUFFLE = r"--engine souffle|--verify-engines"
 SETUP = r"^python3 -m venv \.venv && \. \.venv/bin/activate && pip install -e \"\.\[test\]\"$"
-SLOW = r"^vadaorchestra (run concentration-risk$|ask |eval |explain |replay |trace export )|^vadaorchestra datalog run bank"
 
 
 def _readme_blocks() -> list[tuple[int, str, str]]:
@@ -191,9 +190,9 @@ def _serve_over_http(command: str, folder: Path) -> None:
         proc.wait(timeout=30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("step", "kind", "code"), STEPS, ids=[s[0] for s in STEPS])
 def test_every_readme_block_runs(step, kind, code, docs_folder):
-    import os
     import subprocess
     import sys
 
@@ -211,10 +210,8 @@ def test_every_readme_block_runs(step, kind, code, docs_folder):
         assert Path(vadaorchestra.__file__).resolve().parent == ROOT / "vadaorchestra", \
             "the suite runs on the install of this checkout (pip install -e .), as the README's install line makes"
         return
-    if kind == "shell" and code == "python -m pytest":
+    if kind == "shell" and code.startswith("python -m pytest"):
         return  # the suite itself, which is running this
-    if kind == "shell" and re.search(SLOW, code) and os.environ.get("VADA_DOCS") != "all":
-        pytest.skip("slow (an agent run or an evaluation): VADA_DOCS=all runs it, as .ci/run does")
     if kind == "shell" and re.match(r"vadaorchestra serve .*--transport http", code):
         _serve_over_http(code, docs_folder)
         return

@@ -47,7 +47,8 @@ def outcomes(ctx: RunContext) -> list[dict[str, Any]]:
 
 
 def _called(ctx: RunContext) -> list[str]:
-    """The tools the computation called for the question (not those called only as another's dependency)."""
+    """The tools the computation called for the question (not those called only as another's dependency); the
+    relations' words count ``terms`` of the descriptions too."""
     return list(dict.fromkeys(c.tool for c in ctx.executed.values() if c.level == "high"))
 
 
@@ -55,9 +56,22 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """A question whose relations need two steps or more (different tools) is answered by a tool for each; one step
     is the tool's own signature, which the direction and kind checks look at."""
     need = relations.steps(fr, ctx.tools)
+    called = _called(ctx)
+    if len(need) == 1:
+        # one step: followed by a called tool whose name, output, columns or description say its words ("fed by X":
+        # "every substation it feeds"); a relation no called tool speaks of, which another tool is named for, is not
+        step = need[0]
+        words = {w for r in step.relations for w in relations.content(r)}
+        spoken = any(word_match(w, x) for t in called if t in ctx.tools for w in words
+                     for x in relations.named_by(ctx.tools[t]) | terms(ctx.tools[t].get("description", "")))
+        if spoken or set(called) & step.tools:
+            return []
+        r = step.relations[0]
+        return [f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation speaks of "
+                f"it (it needs one of: {', '.join(sorted(step.tools))})"]
     if len(need) < 2:
         return []
-    missing = relations.assign(need, _called(ctx))
+    missing = relations.assign(need, called)
     out = []
     for step in missing:
         r = step.relations[0]

@@ -275,13 +275,11 @@ class Composer:
             if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the
                 # bank lends to"): its first string column
-                said = terms(spec["description"]) | terms(tool)
+                terms(spec["description"]) | terms(tool)
                 own = naming.cols(spec, ("string",))
-                # (not when the noun is what the tool is called for: the feeders of a substation are no substations)
-                called_for = {t for p in spec["parameters"] for t in terms(p["name"])} | \
-                    {t for c in spec.get("parameter_columns", {}) for t in terms(c)}
-                if own and any(word_match(phrase[-1], w) for w in said) and \
-                        not any(word_match(phrase[-1], t) for t in called_for):
+                # (when the description says it lists such things: "Guarantors of a company: the companies that
+                # guarantee its loans"; not the feeders of a substation for "substations")
+                if own and any(word_match(phrase[-1], w) for w in naming.listed(spec)):
                     named, asked, guessed = own[:1], own[0], True
                     # the columns it may be, but not one another word of the question names ("How many people have
                     # a role in X": the people, not the roles)

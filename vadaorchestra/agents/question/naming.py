@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import column_score, stem, terms, word_match
 
 CAP_WORDS = frozenset(("cap", "capacity", "limit", "threshold", "ceiling", "max", "maximum", "quota", "allowance"))
@@ -73,6 +75,29 @@ def thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
     strings = [c for c in cols(spec, ("string",)) if c != besides]
     declared = [c for c in role_columns(spec, "entity") if c in strings]
     return (declared or strings or [None])[0]
+
+
+@lru_cache(maxsize=1024)
+def _listed(description: str) -> frozenset[str]:
+    doc = P.nlp()(description)
+    chunks = list(doc.noun_chunks)
+    out = set()
+    if chunks and chunks[0].start == 0:  # the description starts with what it lists
+        out.add(stem(chunks[0].root.lemma_.lower()))
+    colon = next((t.i for t in doc if t.text == ":"), None)
+    for c in chunks:
+        if colon is not None and c.start > colon:
+            out.add(stem(c.root.lemma_.lower()))
+            break
+    out |= {stem(c.root.lemma_.lower()) for c in chunks if any(t.lower_ in ("each", "every") for t in c)}
+    return frozenset(w for w in out if w.isalpha() and w not in frame.STOPWORDS)
+
+
+def listed(spec: dict[str, Any]) -> frozenset[str]:
+    """What a tool's description says it lists, read by the parser: the first noun phrase ("Guarantors of a
+    company"), the first after a colon ("...: the companies that guarantee its loans") and those after "each" or
+    "every" ("for each feeder its id"); not the thing it is called for ("a company", "a substation")."""
+    return _listed(spec.get("description", ""))
 
 
 def tool_name(spec: dict[str, Any]) -> set[str]:
