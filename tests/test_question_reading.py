@@ -213,3 +213,37 @@ def test_a_compound_question_answered_in_one_part_is_refused():
     ctx.synthesized.append(Synthesized("over(B) :- exposure(_, B, A), limit(L), A > L.", "check", "over",
                                        kind="threshold_check"))
     assert not any("that part" in p for p in check_reading("DeepLogic Ltd.", ctx))
+
+
+PEOPLE = '''@tool("get_person", "Where a person lives and works.").
+@param("person", "string", "Name of the person").
+@bind("people", "csv", "data", "people.csv").
+@mapping("people", 0, "person", "string"). @mapping("people", 1, "home_city", "string").
+@mapping("people", 2, "work_city", "string").
+@output("person_city").
+@mapping("person_city", 0, "person", "string"). @mapping("person_city", 1, "home_city", "string").
+@mapping("person_city", 2, "work_city", "string").
+person_city($person, H, W) :- people($person, H, W).
+'''
+
+
+def test_two_readings_are_listed_in_the_users_words_and_one_can_be_chosen(tmp_path):
+    """"What is the city of X?" over a home city and a work city: the run does not pick one silently."""
+    from vadaorchestra.agents.pipeline import Settings
+    from vadaorchestra.agents.run import ask_sync
+
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "get_person.dl").write_text(PEOPLE)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "people.csv").write_text("person,home_city,work_city\nAda Moreau,Lyon,Geneva\n")
+    question = "What is the city of Ada Moreau?"
+    result = ask_sync(question, catalog=tmp_path / "catalog", data=tmp_path)
+    assert not result.verified
+    assert result.answer.startswith("could not answer: the question can be read in 2 ways: 1) the city as the home "
+                                    "city in where a person lives and works; 2) the city as the work city")
+    assert result.ctx.readings == ["the city as the home city in where a person lives and works",
+                                   "the city as the work city in where a person lives and works"]
+    chosen = ask_sync(question, catalog=tmp_path / "catalog", data=tmp_path, settings=Settings(reading=2))
+    assert chosen.verified and chosen.ctx.answer_values == ["Geneva"]
+    wrong = ask_sync(question, catalog=tmp_path / "catalog", data=tmp_path, settings=Settings(reading=3))
+    assert not wrong.verified and "there is no reading 3: the question has 2" in wrong.answer

@@ -79,6 +79,7 @@ class Composer:
         self.joined_score: Callable[[str, str], float] = lambda _anchor, _tool: 0.0
         self.deferred: list[tuple[str, str, str]] = []  # conditions on a total per thing: (column, op, constant)
         self.rows: str | None = None  # the selection the aggregate reads
+        self.chosen_column: str | None = None  # the asked column a reading chose (ask --reading N)
 
     # --- which questions ------------------------------------------------------------------------------------------
     @staticmethod
@@ -171,9 +172,9 @@ class Composer:
                 break
             if q.guessed:
                 continue  # a guess (no column named as the question names the thing) is no reading of the words
-            col = q.asked or self._asked_named(ctx, fr, q)
-            if col is not None and all(c != col for _r, c in readings):
-                readings.append((q, col))
+            for col in ([q.asked] if q.asked else self._asked_named(ctx, fr, q)):
+                if all(c != col for _r, c in readings):
+                    readings.append((q, col))
         if len(readings) < 2:
             return best
         ctx.readings = [self._say(ctx, fr, q, col) for q, col in readings]
@@ -186,18 +187,17 @@ class Composer:
             listed = "; ".join(f"{i}) {text}" for i, text in enumerate(ctx.readings, 1))
             raise ComposeError(f"there is no reading {chosen}: the question has {len(readings)} ({listed})")
         q, col = readings[chosen - 1]
-        if col is not None and col != q.asked:
-            q.asked = col
-        q.guessed = False
+        q.asked, q.guessed, self.chosen_column = col, False, col
         ctx.event("reading", chosen=chosen, reading=ctx.readings[chosen - 1])
         return q
 
-    def _asked_named(self, ctx: RunContext, fr: QuestionFrame, q: Query) -> str | None:
-        """The column the question's words name as the thing asked, in the query's tools (None when none is)."""
-        cols = naming.cols(ctx.tools[q.tool]) + (naming.cols(ctx.tools[q.join.tool]) if q.join else [])
+    def _asked_named(self, ctx: RunContext, fr: QuestionFrame, q: Query) -> list[str]:
+        """The columns the question's words name as the thing asked, equally well, in the query's tools (things
+        for a question that asks which or who, numbers for an amount)."""
+        types = ("string",) if fr.who or (fr.listing and not (fr.extreme or fr.total)) else ("string", "int", "float")
+        cols = naming.cols(ctx.tools[q.tool], types) + (naming.cols(ctx.tools[q.join.tool], types) if q.join else [])
         phrase = self._phrase(fr, cols)
-        named = naming.named(phrase, cols) if phrase else []
-        return named[0] if len(named) == 1 else None
+        return naming.named(phrase, cols) if phrase else []
 
     @staticmethod
     def _say(ctx: RunContext, fr: QuestionFrame, q: Query, col: str | None) -> str:
@@ -731,7 +731,8 @@ class Composer:
             return RuleProposal(program=f'@output("{name}"). @mapping("{name}", 0, "{col}", "{typ}").\n'
                                         f'{name}(V) :- {body}.', output=name, purpose=purpose, kind=kind)
 
-        asked = (naming.named(phrase, columns) if phrase else []) or ([self.query.asked] if self.query.asked in columns
+        asked = ([self.chosen_column] if self.chosen_column in columns else []) or \
+            (naming.named(phrase, columns) if phrase else []) or ([self.query.asked] if self.query.asked in columns
                                                                  else [])
         floats = {c for c, _v, t in head if t == "float"}
         q = self.query
