@@ -247,3 +247,23 @@ def test_two_readings_are_listed_in_the_users_words_and_one_can_be_chosen(tmp_pa
     assert chosen.verified and chosen.ctx.answer_values == ["Geneva"]
     wrong = ask_sync(question, catalog=tmp_path / "catalog", data=tmp_path, settings=Settings(reading=3))
     assert not wrong.verified and "there is no reading 3: the question has 2" in wrong.answer
+
+
+def test_a_join_no_word_of_the_question_asks_for_is_refused():
+    """("How many companies does Bank 029 lend to?" was once answered through the companies its borrowers control,
+    and verified.)"""
+    tools = {"get_bank_lending": {"name": "get_bank_lending", "output_predicate": "borrower",
+                                  "description": "Lending of a bank: its borrowers, the companies the bank lends to."},
+             "get_controlled_companies": TOOLS["get_controlled_companies"]}
+    ctx = _ctx("How many companies does Bank 029 lend to?", [ent("Bank 029", "get_bank_lending.bank")], tools,
+               ["get_bank_lending"], [5])
+    join = Call(tool="get_controlled_companies", params={"controller": {"each": "borrower.borrower"}})
+    ctx.executed[join.key] = join
+    assert any("joins get_controlled_companies" in p for p in check_reading("5.", ctx))
+    # a join the question's words ask for passes: "the banks that lend to the companies controlled by X"
+    ctx = _ctx("Which banks lend to the companies controlled by Company 0167?",
+               [ent("Company 0167", "get_controlled_companies.controller")], TOOLS, ["get_controlled_companies"],
+               ["Bank 004"])
+    join = Call(tool="get_lenders", params={"company": {"each": "controlled_company.company"}})
+    ctx.executed[join.key] = join
+    assert not any("joins" in p for p in check_reading("Bank 004.", ctx))

@@ -24,7 +24,7 @@ from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
-from vadaorchestra.agents.question.frame import QuestionFrame, asked_columns, terms, word_match
+from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, terms, word_match
 from vadaorchestra.agents.verify import aggregates, used_constants
 
 
@@ -33,8 +33,8 @@ def check_reading(answer: str, ctx: RunContext) -> list[str]:
     fr = frame.of(ctx)
     results: list[dict[str, Any]] = []
     problems: list[str] = []
-    for name, check in (("relations", _relations), ("direction", _direction), ("items", _items), ("kinds", _kinds),
-                        ("parts", _parts), ("words", _words)):
+    for name, check in (("relations", _relations), ("steps", _unasked), ("direction", _direction), ("items", _items),
+                        ("kinds", _kinds), ("parts", _parts), ("words", _words)):
         found = check(fr, ctx)
         results.append({"check": name, "ok": not found, "problems": found})
         problems += found
@@ -78,6 +78,25 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         tools = ", ".join(sorted(step.tools))
         out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation follows "
                    f"it on its own (it needs one of: {tools})")
+    return out
+
+
+def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A tool called for every value of another's output (a join) follows a relation the question states: a word of
+    the question besides the thing asked names it (its name, output, columns or description). "How many companies
+    does Bank 029 lend to?" is not answered through the companies its borrowers control."""
+    said = set(fr.words) - {fr.asked_head} - OPERATION_WORDS
+    out = []
+    for call in ctx.executed.values():
+        if call.level != "high" or not any(isinstance(v, dict) for v in call.params.values()):
+            continue
+        spec = ctx.tools.get(call.tool)
+        if spec is None:
+            continue
+        spoken = relations.named_by(spec) | terms(spec.get("description", ""))
+        if not any(word_match(w, x) for w in said for x in spoken):
+            out.append(f"the computation joins {call.tool} ({spec.get('description', '').split(':')[0]}), which no "
+                       f"word of the question asks for")
     return out
 
 

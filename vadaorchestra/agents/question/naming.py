@@ -90,6 +90,9 @@ def _listed(description: str) -> frozenset[str]:
             out.add(stem(c.root.lemma_.lower()))
             break
     out |= {stem(c.root.lemma_.lower()) for c in chunks if any(t.lower_ in ("each", "every") for t in c)}
+    # what they are called besides ("its borrowers, the companies the bank lends to")
+    out |= {stem(c.root.lemma_.lower()) for c in chunks if c.root.dep_ in ("appos", "conj")
+            and stem(c.root.head.lemma_.lower()) in out}
     return frozenset(w for w in out if w.isalpha() and w not in frame.STOPWORDS)
 
 

@@ -1,8 +1,9 @@
-"""Every named dataset with the offline policy, one after the other, and one table: right, refused ("could not
-answer"), wrong and verified, wrong and not verified. The issue-34 figure, before and after a change:
+"""Every named dataset with the agents, one after the other, and one table: right, refused ("could not answer"),
+wrong and verified, wrong and not verified, seconds per question. The issue-34 figure, before and after a change
+(offline by default; ``--model local --sample 3 --seed 1`` for a seeded sample with the local model):
 
-    python benchmarks/eval_offline.py --out runs/before bank_qa_reworded power_grid ...   # or --all, --reworded
-    python benchmarks/eval_offline.py --table runs/before                                 # the table again
+    python benchmarks/eval_sets.py --out runs/before bank_qa_reworded power_grid ...   # or --all, --reworded
+    python benchmarks/eval_sets.py --table runs/before                                 # the table again
 
 Records are kept under OUT/<dataset>/ as ``vadaorchestra eval`` writes them (an interrupted run resumes).
 """
@@ -53,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every dataset the scenarios folder has")
     ap.add_argument("--reworded", action="store_true", help="every *_reworded dataset")
     ap.add_argument("--table", type=Path, help="print the table of a finished run folder and stop")
+    ap.add_argument("--model", help="a model for the agents ('local', or a config file); offline without it")
+    ap.add_argument("--sample", type=int, help="a stratified, seeded sample of N questions of each dataset")
+    ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     if args.table:
         print(table(args.table))
@@ -66,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("name datasets, or --all / --reworded")
     for name in names:
         print(f"== {name}", flush=True)
-        evaluate(name, out_dir=args.out / name, progress=lambda m: print(m, flush=True))
+        evaluate(name, model=args.model, sample=args.sample, seed=args.seed, out_dir=args.out / name,
+                 progress=lambda m: print(m, flush=True))
     print(table(args.out))
     return 0
 
