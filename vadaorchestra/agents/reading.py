@@ -85,6 +85,8 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """A tool called for every value of another's output (a join) follows a relation the question states: a word of
     the question besides the thing asked names it (its name, output, columns or description). "How many companies
     does Bank 029 lend to?" is not answered through the companies its borrowers control."""
+    if fr.limit or fr.analysis:
+        return []  # a check of limits expands over every entity of the measure (their groups, their profiles)
     said = set(fr.words) - {fr.asked_head} - OPERATION_WORDS
     out = []
     for call in ctx.executed.values():
