@@ -267,3 +267,28 @@ def test_a_join_no_word_of_the_question_asks_for_is_refused():
     join = Call(tool="get_lenders", params={"company": {"each": "controlled_company.company"}})
     ctx.executed[join.key] = join
     assert not any("joins" in p for p in check_reading("Bank 004.", ctx))
+
+
+def test_a_count_computed_without_an_entity_the_question_names_is_refused():
+    """("How many books did Amelia borrow from Dunmore Library?" was answered with the count of Dunmore's loans:
+    Amelia's loans were fetched beside it, so the entity counted as used.)"""
+    tools = {"get_branch_loans": {"name": "get_branch_loans", "output_predicate": "branch_loan",
+                                  "description": "Loans issued at a library branch."},
+             "get_member_loans": {"name": "get_member_loans", "output_predicate": "member_loan",
+                                  "description": "Loans taken out by a member."}}
+    question = "How many books did Amelia Hartwell borrow from Dunmore Library?"
+    ents = [ent("Amelia Hartwell", "get_member_loans.member"), ent("Dunmore Library", "get_branch_loans.branch")]
+    ctx = _ctx(question, ents, tools, [], [64])
+    for tool, value in (("get_branch_loans", "Dunmore Library"), ("get_member_loans", "Amelia Hartwell")):
+        call = Call(tool=tool, params={"name": value})
+        ctx.executed[call.key] = call
+        ctx.predicates[tools[tool]["output_predicate"]] = PredicateView(
+            tools[tool]["output_predicate"], "high", tool, 3, [{"name": "loan", "type": "string"}])
+    ctx.synthesized.append(Synthesized("n(C) :- branch_loan(L), C = count(L).", "count", "n", kind="aggregate"))
+    ctx.predicates["n"] = PredicateView("n", "synthesized", None, 1, [{"name": "c", "type": "int"}], facts=[{"c": 64}],
+                                        complete=True)
+    assert any("'Amelia Hartwell', and the answer's value (n) is computed without it" in p
+               for p in check_reading("64.", ctx))
+    ctx.synthesized[0] = Synthesized('n(C) :- branch_loan(L), member_loan(L), C = count(L).', "count", "n",
+                                     kind="aggregate")
+    assert not any("computed without it" in p for p in check_reading("11.", ctx))

@@ -25,7 +25,7 @@ from typing import Any
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, terms, word_match
-from vadaorchestra.agents.verify import aggregates, used_constants
+from vadaorchestra.agents.verify import aggregates, derivation_constants, used_constants
 
 
 def check_reading(answer: str, ctx: RunContext) -> list[str]:
@@ -33,8 +33,9 @@ def check_reading(answer: str, ctx: RunContext) -> list[str]:
     fr = frame.of(ctx)
     results: list[dict[str, Any]] = []
     problems: list[str] = []
-    for name, check in (("relations", _relations), ("steps", _unasked), ("direction", _direction), ("items", _items),
-                        ("kinds", _kinds), ("parts", _parts), ("words", _words)):
+    for name, check in (("relations", _relations), ("steps", _unasked), ("entities", _entities),
+                        ("direction", _direction), ("items", _items), ("kinds", _kinds), ("parts", _parts),
+                        ("words", _words)):
         found = check(fr, ctx)
         results.append({"check": name, "ok": not found, "problems": found})
         problems += found
@@ -100,6 +101,24 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             out.append(f"the computation joins {call.tool} ({spec.get('description', '').split(':')[0]}), which no "
                        f"word of the question asks for")
     return out
+
+
+def _entities(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A count, total, share or extreme is computed with every entity the question names: the facts the answer's
+    value was derived from rest on it ("How many books did Amelia borrow from Dunmore Library?" is not the count of
+    Dunmore's loans, even when Amelia's loans were fetched beside it)."""
+    values = ctx.answer_values
+    if not values or not fr.aggregate or fr.limit or fr.analysis:
+        return []
+    views = [v for v, _cols in _answer_views(ctx, values) if v.origin == "synthesized"]
+    if not views:
+        return []
+    rests = set.union(*(derivation_constants(ctx, v.name) for v in views))
+    missing = [e.value for e in fr.entities if not e.kind and e.value.lower() not in rests]
+    if not missing:
+        return []
+    return [f"the question names {', '.join(repr(m) for m in missing)}, and the answer's value "
+            f"({', '.join(v.name for v in views)}) is computed without it"]
 
 
 def _answer_views(ctx: RunContext, values: list[Any]):

@@ -358,6 +358,43 @@ def _derived_from(ctx: RunContext, pred: str) -> set[str]:
     return read
 
 
+def derivation_constants(ctx: RunContext, pred: str) -> set[str]:
+    """The constants a predicate's derivation rests on (lowercased): the parameters of the tool calls whose outputs
+    it was derived from (following set-at-a-time calls to their sources) and the constants of the synthesized rules
+    that derived it."""
+    preds = _derived_from(ctx, pred)
+    views = {v.tool: v.name for v in ctx.predicates.values() if v.tool}
+    grown = True
+    while grown:
+        grown = False
+        for call in ctx.executed.values():
+            if views.get(call.tool) not in preds:
+                continue
+            for value in call.params.values():
+                if isinstance(value, dict) and isinstance(value.get("each"), str):
+                    for p in _derived_from(ctx, value["each"].split(".")[0]) - preds:
+                        preds.add(p)
+                        grown = True
+    out: set[str] = set()
+    for call in ctx.executed.values():
+        if views.get(call.tool) in preds:
+            for value in call.params.values():
+                if isinstance(value, dict):
+                    out |= {str(x).lower() for x in (value.get("where") or {}).values()}
+                else:
+                    out.add(str(value).lower())
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            if not any(h.pred in preds for h in rule.head):
+                continue
+            for lit in rule.body:
+                args = lit.args if isinstance(lit, A.Atom) else lit.atom.args if isinstance(lit, A.Negation) else ()
+                out |= {str(t.value).lower() for t in args if isinstance(t, A.Const)}
+                if isinstance(lit, A.Comparison):
+                    out |= {str(e.value).lower() for e in (lit.left, lit.right) if isinstance(e, A.Const)}
+    return out
+
+
 def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> bool:
     """Whether a count over ``pred`` leaves out a column named like the noun that the facts it counts were derived
     from ("Count the hubs …" counted as the countries of the reachable hubs, reachable_hub.hub left behind)."""

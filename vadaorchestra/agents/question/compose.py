@@ -166,6 +166,8 @@ class Composer:
         if not found:
             return None
         best = found[0]
+        if fr.kind not in ("list", "lookup"):
+            return best  # which column a count, a total or an extreme reads is the composer's, from the measure
         readings: list[tuple[Query, str | None]] = []
         for q in found:
             if abs(q.score - best.score) > 1e-9:
@@ -197,7 +199,9 @@ class Composer:
         types = ("string",) if fr.who or (fr.listing and not (fr.extreme or fr.total)) else ("string", "int", "float")
         cols = naming.cols(ctx.tools[q.tool], types) + (naming.cols(ctx.tools[q.join.tool], types) if q.join else [])
         phrase = self._phrase(fr, cols)
-        return naming.named(phrase, cols) if phrase else []
+        named = naming.named(phrase, cols) if phrase else []
+        # a column whose head word the noun is ("aircraft", not "aircraft_type") reads it better
+        return naming.head_named(phrase, named, ctx) or named
 
     @staticmethod
     def _say(ctx: RunContext, fr: QuestionFrame, q: Query, col: str | None) -> str:

@@ -668,9 +668,11 @@ class _Framer:
                 continue
             objs = [x for x in w if x.head == t.i and x.dep in ("dobj", "pobj", "nsubjpass")]
             for o in objs:
-                below = self._below(o.i)
-                if any(w[x].dep in ("relcl", "acl") for x in below) or any(
-                        w[x].lemma in ("it", "its", "their", "they", "them") for x in below):
+                # the things related to the entity by a verb ("the substations it feeds"), not its own parts
+                # ("every course of its departments": one level, the faculty's own)
+                if any(w[x].dep in ("relcl", "acl") and w[x].pos == "VERB" and any(
+                        w[y].lemma in ("it", "they", "which", "that") for y in self._below(x))
+                       for x in self._below(o.i)):
                     return True
         return False
 

@@ -84,7 +84,7 @@ def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Ste
     """The steps the question's relations need: relations between two of its phrases (not negated, not a property
     such as "have a rating") grouped by the tools that follow them; relations no tool follows are left out (they
     cannot be checked by the catalog's words)."""
-    groups: dict[tuple[frozenset[str], int], list[Relation]] = {}
+    groups: dict[frozenset[str], list[Relation]] = {}
     filters = {e.value for e in fr.entities if not e.parameters}  # values of a column, no tool's parameter
     for r in fr.relations:
         if r.negated or r.attribute or r.source is None or r.target is None:
@@ -93,10 +93,10 @@ def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Ste
             continue  # "students of the Data Science programme": a filter on the column that holds the value
         found = followers(r, tools)
         if found:
-            # one verb or noun read twice ("lend" and "lend to", "exposure of X to Y") is one step; the same tools
-            # named by two words are two ("whoever ultimately controls X: which companies does it control?")
-            groups.setdefault((found, r.head), []).append(r)
-    return [Step(tuple(rs), key[0]) for key, rs in groups.items()]
+            # relations the same tools follow are one step ("the exposure of Bank Gamma to Y", "the demand drawn from
+            # the feeders of X")
+            groups.setdefault(found, []).append(r)
+    return [Step(tuple(rs), key) for key, rs in groups.items()]
 
 
 def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> bool:
