@@ -910,7 +910,10 @@ class _Framer:
         for i, lemma in getattr(self, "_unplaced_tokens", []):
             if self.w[i].pos not in ("VERB", "ADJ", "ADV", "AUX"):
                 # a noun is placed with an entity only as an argument of a verb whose other argument the entity is
-                # ("the shippers whose loads left X", "all loads leaving X": the rows of the tool called for X)
+                # ("the shippers whose loads left X", "all loads leaving X": the rows of the tool called for X); the
+                # thing asked is placed by the catalog alone ("How many workers does Research have?")
+                if self.asked is not None and i == self.asked.head:
+                    continue
                 ents = self._verb_partner(i)
                 if ents:
                     out.append((lemma, ents))
