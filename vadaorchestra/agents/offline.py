@@ -58,7 +58,7 @@ def _window(ctx: RunContext, value: str, width: int = 4) -> set[str] | None:
 def question_words(ctx: RunContext, besides: str | None = None) -> set[str]:
     """The question's content words (lemmas), the words of the names it gives included (``besides`` one of them)."""
     fr = frame.of(ctx)
-    return set(fr.words) | {w for e in fr.entities if e.value != besides for w in terms(e.value)}
+    return set(fr.words) | {w for e in fr.entities if e.value != besides for w in terms(e.value)} | set(fr.directions)
 
 
 def _overlap(words: set[str], tool: dict[str, Any]) -> float:

@@ -55,6 +55,9 @@ CHAIN_ADJECTIVES = frozenset("indirect ultimate eventual transitive".split())
 DIRECT_WORDS = frozenset("directly direct immediately immediate".split())
 ANY_LEVEL = frozenset("level depth tier step".split())
 _PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
+# prepositions of a hierarchy, as the words a tool's name says them with ("sit under X": the units below X)
+DIRECTIONS = {"under": "below", "beneath": "below", "underneath": "below", "below": "below", "down": "below",
+              "above": "above", "over": "above", "up": "above"}
 
 
 @lru_cache(maxsize=8192)
@@ -198,6 +201,7 @@ class QuestionFrame:
     how: str = ""  # how the question asks: wh, how many, how much, imperative, yes-no, other
     superlative: str | None = None  # the superlative as written ("heaviest", "most")
     read_by: str = "parse"  # "parse", or "parse and model" when a model filled what the parse left open
+    directions: tuple[str, ...] = ()  # "below"/"above" when a relation says under/beneath/over ... of a named thing
     tokens: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)  # (lemma, start, end) of content words
 
     @property
@@ -349,7 +353,9 @@ class _Framer:
             asked_head=stem(asked.lemma) if asked is not None and asked.entity is None else "",
             naming_words=naming, measure_words=self._measure_words(), predicate_words=self._predicate_words(),
             share_of=self._share_of(), preamble_words=self._preamble(), verb=self._verb(),
-            limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form, superlative=self._superlative(), tokens=tokens)
+            limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form,
+            directions=tuple(sorted({DIRECTIONS[t.lemma] for t in self.w if t.lemma in DIRECTIONS and t.pos == "ADP"
+                                     and any(x.head == t.i and x.entity for x in self.w)})), superlative=self._superlative(), tokens=tokens)
 
     # --- what is asked --------------------------------------------------------------------------------------------
     def _count(self) -> tuple[bool, str | None, Phrase | None]:
@@ -837,7 +843,7 @@ class _Framer:
                    set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "other", "each",
                                           "every", "whole", "overall", "itself", "themselves", "own", "one", "ones",
                                           "include", "including", "count", "counting", "add", "together", "both",
-                                          "altogether", "also", "too", "any", "either"})
+                                          "altogether", "also", "too", "any", "either", "allow", "permit"})
         conditions = {t for num in self.p.numbers for t in range(min(num.tokens) - 3, max(num.tokens) + 3)}
         placed_verbs = {r.tokens[0] for r in self.p.relations if r.tokens and any(
             word_match(stem(x), v) for x in r.words for v in vocabulary)}

@@ -102,7 +102,8 @@ class LimitComposer:
                 continue
             bound = [e.value for e in fr.entities if f"{tool}.{params[0]['name']}" in e.parameters]
             pcol = naming.param_column(spec, params[0]["name"])
-            every = not fr.entities and pcol is not None
+            names = [e for e in fr.entities if not e.kind]  # a kind ("stores") names no one thing
+            every = not names and pcol is not None
             if len(bound) != 1 and not every:
                 continue
             strings = [pcol] if every else naming.cols(spec, ("string",))
