@@ -428,11 +428,9 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
 
 def write(folder: Path, seed: int = 23) -> None:
-    data = generate(seed)
-    check(data)
-    from vadaorchestra.eval.datasets import write_tables
+    from vadaorchestra.eval.datasets import write_generated
 
-    write_tables(folder, data, HEADERS, questions(data))
+    write_generated(folder, generate(seed), check, HEADERS, questions)
 
 
 if __name__ == "__main__":

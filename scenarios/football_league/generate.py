@@ -51,7 +51,7 @@ from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
-from vadaorchestra.eval.datasets import check_names, exact_number, write_tables
+from vadaorchestra.eval.datasets import check_names, exact_number, write_generated
 
 # club -> (club_kind, town, the club it is affiliated to or None, exceeds its wage cap?)
 CLUBS = {
@@ -328,9 +328,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
 
 def write(folder: Path, seed: int = 2) -> None:
-    data = generate(seed)
-    check(data)
-    write_tables(folder, data, HEADERS, questions(data))
+    write_generated(folder, generate(seed), check, HEADERS, questions)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 
-from vadaorchestra.eval.datasets import check_names, exact_number
+from vadaorchestra.eval.datasets import check_names, exact_number, write_generated
 
 # branch -> (district, number of loans issued this year, annual loan quota); counts and quotas are 2**a * 5**b
 BRANCHES = {
@@ -357,11 +357,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
 
 def write(folder: Path, seed: int = 31) -> None:
-    data = generate(seed)
-    check(data)
-    from vadaorchestra.eval.datasets import write_tables
-
-    write_tables(folder, data, HEADERS, questions(data))
+    write_generated(folder, generate(seed), check, HEADERS, questions)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
-from vadaorchestra.eval.datasets import check_names, exact_number
+from vadaorchestra.eval.datasets import check_names, exact_number, write_generated
 
 # substation -> (region, operating company)
 SUBSTATIONS = {
@@ -453,11 +453,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
 
 def write(folder: Path, seed: int = 47) -> None:
-    data = generate(seed)
-    check(data)
-    from vadaorchestra.eval.datasets import write_tables
-
-    write_tables(folder, data, HEADERS, questions(data))
+    write_generated(folder, generate(seed), check, HEADERS, questions)
 
 
 if __name__ == "__main__":

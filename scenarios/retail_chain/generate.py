@@ -52,7 +52,7 @@ from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
-from vadaorchestra.eval.datasets import check_names, exact_number, write_tables
+from vadaorchestra.eval.datasets import check_names, exact_number, write_generated
 
 # unit -> (unit_type, parent unit or None, manager)
 UNITS = {
@@ -350,9 +350,7 @@ def questions(data: dict[str, list[list]]) -> list[dict]:
 
 
 def write(folder: Path, seed: int = 20240) -> None:
-    data = generate(seed)
-    check(data)
-    write_tables(folder, data, HEADERS, questions(data))
+    write_generated(folder, generate(seed), check, HEADERS, questions)
 
 
 if __name__ == "__main__":

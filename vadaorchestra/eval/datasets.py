@@ -215,6 +215,13 @@ def check_names(names: list[str]) -> None:
     assert not any(x != y and x.casefold() in y.casefold() for x in names for y in names), "a name inside another"
 
 
+def write_generated(folder: Path, data: dict[str, list[list]], check: Any, headers: dict[str, list[str]],
+                    questions: Any) -> None:
+    """A generated dataset checked (``check(data)``), then written: its tables and ``questions(data)``."""
+    check(data)
+    write_tables(folder, data, headers, questions(data))
+
+
 def write_tables(folder: Path, tables: dict[str, list[list]], headers: dict[str, list[str]],
                  questions: list[dict]) -> None:
     """``folder/data/<name>.csv`` for every table (header first) and ``folder/data/questions.jsonl``."""
