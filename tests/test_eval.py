@@ -315,7 +315,7 @@ def test_a_baseline_without_a_model_says_so_plainly(tmp_path, capsys, approach):
 
 
 def test_unknown_datasets_and_approaches_are_refused(tmp_path):
-    with pytest.raises(EvalError, match="unknown dataset 'nope'.*bank_plus, bank_qa"):
+    with pytest.raises(EvalError, match="unknown dataset 'nope'; datasets: .*bank_plus, bank_plus_reworded, bank_qa, "):
         evaluate("nope", out_dir=tmp_path)
     with pytest.raises(EvalError, match="unknown approach 'magic'"):
         evaluate("bank_qa", "magic", model=tmp_path / "m.json", out_dir=tmp_path)

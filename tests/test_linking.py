@@ -145,7 +145,9 @@ def test_the_values_are_read_by_a_small_ast_program_with_the_same_bind_and_mappi
         '@mapping("loan_book", 0, "bank", "string").\n'
         '@mapping("loan_book", 3, "amount", "float").\n'
         "vo_values(X) :- loan_book(X, _, _, _).\n"
-        '@output("vo_values").\n')
+        "vo_values_rows(N) :- loan_book(V0, V1, V2, V3), N = count(V0).\n"
+        '@output("vo_values").\n'
+        '@output("vo_values_rows").\n')
     assert parse(format_program(program)) == program
 
 

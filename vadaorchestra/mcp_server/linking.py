@@ -207,7 +207,8 @@ def _param(spec: ToolSpec, parameter: Any):
 # --- reading a column's values, through the Datalog layer ---------------------------------------------------------------
 def column_program(column: LinkedColumn) -> A.Program:
     """``@bind`` and ``@mapping`` of the column's predicate, ``vo_values(X) :- p(_, .., X, .., _).`` and the number of
-    its (distinct) rows, ``vo_values_rows(N) :- p(V0, .., Vn), N = count(V0, .., Vn).``, both outputs."""
+    its (distinct) rows, ``vo_values_rows(N) :- p(V0, .., Vn), N = count(V0).`` (an aggregate ranges over the
+    distinct bindings of every body variable), both outputs."""
     out = VALUES_PRED if column.pred != VALUES_PRED else VALUES_PRED + "_"
     x = A.Var("X")
     body = A.Atom(column.pred, tuple(x if k == column.index else A.Var("_") for k in range(column.arity)))
@@ -215,7 +216,7 @@ def column_program(column: LinkedColumn) -> A.Program:
     every = tuple(A.Var(f"V{k}") for k in range(column.arity))
     n = A.Var("N")
     rows = A.Rule((A.Atom(out + "_rows", (n,)),), (A.Atom(column.pred, every),
-                                                   A.Assignment(n, A.Aggregate("count", None, every))))
+                                                   A.Assignment(n, A.Aggregate("count", every[0]))))
     return A.Program((column.bind, *column.mappings, rule, rows, A.Annotation("output", (A.Const(out),)),
                       A.Annotation("output", (A.Const(out + "_rows"),))),
                      f"<values of {column.pred} column {column.index}>")
