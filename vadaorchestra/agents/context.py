@@ -102,6 +102,7 @@ class RunContext:
     iteration: int = 0
     answer: str | None = None
     answer_values: list[Any] | None = None  # the answer as values (a list, or one count), when the policy gives them
+    answer_yes: bool | None = None  # a yes/no question's answer, when the policy gives one
     draft: str | None = None  # the answer as the rules word it (the offline policy's answer, a model's draft)
     feedback: str | None = None
     frame: Any = None  # the question's QuestionFrame (agents.frame), built once when the run starts

@@ -33,6 +33,7 @@ from vadaorchestra.agents.question.frame import OPERATION_WORDS, terms
 from vadaorchestra.agents.question.frame import word_match as _match
 from vadaorchestra.agents.question.limits import LimitComposer
 from vadaorchestra.agents.question.naming import fmt_number, fmt_pct, mappings, var
+from vadaorchestra.agents.question.naming import slug as naming_slug
 
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
@@ -440,7 +441,7 @@ class OfflinePolicy:
         names[col] = format_const(entity)
         key = next(iter(v.param_columns))
         atom = self._atom(v, names)
-        slug = re.sub(r"\W+", "_", entity.lower()).strip("_")
+        slug = naming_slug(entity)
         nums = [c for c in v.typed("int", "float") if c not in v.param_columns]
         words = question_words(ctx)
         if count:

@@ -229,7 +229,12 @@ def _aggregate_functions(ctx: RunContext) -> set[str]:
 
 
 def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
-    """Content words that name nothing: not the catalog's, not the computation's, not a word of the frame."""
+    """Content words that name nothing: not the catalog's, not the computation's, not a word of the frame; and a
+    "which"/"what" question whose parse found no noun of the thing asked ("Which venues screen ...", "venues" read
+    as an auxiliary verb)."""
+    if fr.how == "wh" and fr.question_word in ("which", "what") and not fr.asked_text and not fr.asks_for and not (
+            fr.count or fr.total or fr.share or fr.limit):
+        return [f"the question asks {fr.question_word} ..., and the parse found no noun naming what it asks for"]
     if not fr.unplaced:
         return []
     said = set()

@@ -518,6 +518,8 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     values = ctx.answer_values
     if values and fr.who and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
+    if values == [] and fr.count:
+        problems.append("the question asks how many, and the count computed has no value (no rows were counted)")
     if values and fr.count and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks how many, and the answer gives no number ({', '.join(map(str, values[:3]))})")
     if values is not None and fr.kind in ("lookup", "list", "extreme") and not (fr.who and fr.extreme):
@@ -531,6 +533,10 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
             str(f.get(p)).lower() == v.lower() and any(str(x).lower() == v.lower() for c, x in f.items()
                                                        if c not in view.param_columns)
             for view in ctx.answer_predicates() if view.tool for f in view.facts for p in view.param_columns)]
+        # or the very thing the question names, related to nothing else ("Who sits on the Documentary Jury?"
+        # answered with juries; not "the companies controlled by the ultimate controller of X", which X may be)
+        itself = itself or [v for v in values if len(fr.relations) <= 1 and isinstance(v, str) and any(
+            not e.kind and e.value.lower() == v.lower() for e in fr.entities)]
         if itself:
             problems.append(f"not checked: the answer lists {itself[0]!r}, the entity the question asks about, among "
                             f"its own {' '.join(fr.asks_for) or 'results'}")

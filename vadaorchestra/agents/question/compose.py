@@ -15,7 +15,6 @@ A query is built only when every part of the frame finds its column; otherwise t
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -645,7 +644,7 @@ class Composer:
         def atom(v: PredicateView) -> str:
             return f"{v.name}({', '.join(consts.get((v.name, c), names[(v.name, c)]) for c in v.columns)})"
 
-        slug = re.sub(r"\W+", "_", "_".join(str(x) for x in q.params.values()).lower()).strip("_")[:40]
+        slug = naming.slug("_".join(str(x) for x in q.params.values()), 40)
         rows = f"{anchor.name}_{slug}_selected"
         self.rows = rows
         every = [h for h in head if h[1] not in {names[k] for k in consts if k not in restricting}]

@@ -199,6 +199,7 @@ class QuestionFrame:
     within: bool = False  # "stay within": the things at or under their limit
     limit_at: tuple[int, int] | None = None  # where the comparison with the limit is written (start, end)
     how: str = ""  # how the question asks: wh, how many, how much, imperative, yes-no, other
+    question_word: str | None = None  # which, what, who, whose; list, count (an imperative's verb)
     superlative: str | None = None  # the superlative as written ("heaviest", "most")
     read_by: str = "parse"  # "parse", or "parse and model" when a model filled what the parse left open
     directions: tuple[str, ...] = ()  # "below"/"above" when a relation says under/beneath/over ... of a named thing
@@ -268,7 +269,8 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), kind,
                             question[a:b]))
     # kinds found by their lemma ("districts" names "district")
-    lem = [(t.lemma_.lower(), t.idx, t.idx + len(t.text), t) for t in doc]
+    lem = [({t.lemma_.lower()} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" else set()), t.idx, t.idx + len(t.text), t)
+           for t in doc]
     for m in kind_matches:
         value = m.get("value")
         if not isinstance(value, str) or not m.get("category") or any(e.value == value for e in found):
@@ -276,7 +278,8 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         want = value.casefold().split()
         for i in range(len(lem) - len(want) + 1):
             window = lem[i:i + len(want)]
-            if [w[0] for w in window] == want and all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
+            if all(x in w[0] for x, w in zip(want, window, strict=True)) and \
+                    all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
                 a, b = window[0][1], window[-1][2]
                 if free(a, b):
                     taken.append((a, b))
@@ -291,7 +294,13 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
 
 def lemma_text(question: str) -> str:
     """The question's nouns and adjectives as lemmas, for finding the kinds it names ("districts": district)."""
-    return " ".join(t.lemma_ for t in P.nlp()(question) if t.pos_ in ("NOUN", "ADJ", "PROPN"))
+    words = []
+    for t in P.nlp()(question):
+        if t.pos_ in ("NOUN", "ADJ", "PROPN"):
+            words.append(t.lemma_)
+            if t.pos_ == "NOUN" and P.noun_lemma(t.text) != t.lemma_.lower():
+                words.append(P.noun_lemma(t.text))  # read as a plural too: the tagger takes "cuvées" for singular
+    return " ".join(words)
 
 
 # --- the frame ------------------------------------------------------------------------------------------------------
@@ -353,7 +362,7 @@ class _Framer:
             asked_head=stem(asked.lemma) if asked is not None and asked.entity is None else "",
             naming_words=naming, measure_words=self._measure_words(), predicate_words=self._predicate_words(),
             share_of=self._share_of(), preamble_words=self._preamble(), verb=self._verb(),
-            limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form,
+            limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form, question_word=qword,
             directions=tuple(sorted({DIRECTIONS[t.lemma] for t in self.w if t.lemma in DIRECTIONS and t.pos == "ADP"
                                      and any(x.head == t.i and x.entity for x in self.w)})), superlative=self._superlative(), tokens=tokens)
 

@@ -15,7 +15,6 @@ Verifier asks of a limit question. A question whose parts are not all found is l
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,8 +114,11 @@ class LimitComposer:
                 # the tool is named for)
                 thing = naming.thing(spec)
                 group = [thing] if thing else []
-            if not group and not every and fr.how == "yes-no" and pcol is not None and fr.asks_for == ():
-                group = [pcol]  # "Does Harbury Town stay within its wage cap?": the entity itself is compared
+            if not group and not every and fr.how == "yes-no" and pcol is not None and (
+                    fr.asks_for == () or not fr.asked_head or bound[0].lower() in fr.asked_text.lower()):
+                # "Does Harbury Town stay within its wage cap?", "Is the Shorts Competition strand over its quota?":
+                # the entity itself is compared
+                group = [pcol]
             if not group:
                 continue
             g = group[0]
@@ -153,7 +155,7 @@ class LimitComposer:
                 own = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
                 limited = tuple(w for w in terms(limit[1]) if w not in CAP_WORDS)
                 named = naming.best_named(before + after, own) or naming.best_named(limited, own) or \
-                    [c for c in naming.role_columns(spec, "amount") if c in own] or (own if len(own) == 1 else [])
+                    [c for c in naming.role_columns(spec, "amount") if c in own]  # never the one left by elimination
                 found = ([], named[0]) if named else None
             if found is None:
                 continue
@@ -293,7 +295,7 @@ class LimitComposer:
                 if var not in label and c["name"] not in {x for x, _ in label.values()}:
                     label[var] = (c["name"], c["type"])
                 label.setdefault(var, (f"{views[t].name}_{c['name']}", c["type"]))
-        slug = re.sub(r"\W+", "_", str(next(iter(p.params.values()), "every")).lower()).strip("_")[:30]
+        slug = naming.slug(str(next(iter(p.params.values()), "every")), 30)
         rows = f"{anchor.name}_{slug}_amounts"
         maps = " ".join(f'@mapping("{rows}", {i}, "{label[v][0]}", "{label[v][1]}").' for i, v in enumerate(head_vars))
         body = ", ".join(atom(t) for t in path_tools)
@@ -340,6 +342,7 @@ class LimitComposer:
         if frame.of(ctx).how == "yes-no":  # what exceeds answers the question, the values being those that do
             said = "; ".join(map(str, values))
             fr = frame.of(ctx)
+            ctx.answer_yes = not values if fr.within else bool(values)
             if not values:
                 return f"{'Yes' if fr.within else 'No'}: {self.none}."
             return f"{'Not within the limit' if fr.within else 'Yes'}: {self.what}: {said}."

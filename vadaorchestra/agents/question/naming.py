@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -173,9 +174,16 @@ def mappings(pred: str, cols: list[tuple[str, str, str]]) -> str:
     return " ".join(f'@mapping("{pred}", {i}, "{c}", "{t}").' for i, (c, _, t) in enumerate(cols))
 
 
+def slug(text: str, limit: int | None = None) -> str:
+    """A part of a predicate name made of ``text``: ASCII letters, digits and underscores only ("GAEC des Trois
+    Chênes": gaec_des_trois_chenes), as the rule language's identifiers are."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")[:limit]
+
+
 def var(col: str, taken: set[str]) -> str:
     """A fresh rule variable named after a column (a name starting with a digit gets a leading V)."""
-    base = re.sub(r"\W", "", col.title().replace("_", "")) or "V"
+    base = re.sub(r"[^A-Za-z0-9]", "", col.title().replace("_", "")) or "V"
     if not base[0].isalpha():
         base = "V" + base
     name, n = base, 1

@@ -353,6 +353,11 @@ class _Reader:
                     t.lemma == "what" and t.i + 1 < len(w) and w[t.i + 1].pos not in ("AUX", "PUNCT")):
                 if t.head != t.i and w[t.head].pos in ("NOUN", "PROPN") and t.head > t.i:
                     return "wh", t.lemma, self.by_token.get(t.head)
+                # "Which of X's films ...": the question word picks among the object of its "of"
+                of = next((self.by_token.get(g) for c in self.kids(t.i, "prep") if w[c].lemma == "of"
+                           for g in self.kids(c, "pobj") if g in self.by_token), None)
+                if of is not None and t.head != t.i and w[t.head].pos not in ("NOUN", "PROPN"):
+                    return "wh", t.lemma, of
                 if self._opens(t.i):
                     # the first noun after it, over adjectives and participles ("What contracted monthly tonnage")
                     for k in range(t.i + 1, min(t.i + 5, len(w))):
