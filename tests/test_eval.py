@@ -269,6 +269,7 @@ class _Stop(Exception):
     pass
 
 
+@pytest.mark.slow
 def test_an_interrupted_evaluation_resumes_where_it_stopped(tmp_path, bank):
     run = tmp_path / "vadaorchestra--offline"
 
@@ -294,6 +295,7 @@ def test_an_interrupted_evaluation_resumes_where_it_stopped(tmp_path, bank):
     assert not (run / "records.partial.jsonl").exists() and not (run / "run.json").exists()
 
 
+@pytest.mark.slow
 def test_partial_records_of_other_settings_are_set_aside(tmp_path):
     run = tmp_path / "vadaorchestra--offline"
     with pytest.raises(_Stop):
@@ -360,6 +362,7 @@ def test_llm_with_mcp_calls_the_catalogs_tools_through_one_assistant(bank):
     assert pred.extra["tool_calls"] == 1 and exact_match(q["answer"], pred.values)
 
 
+@pytest.mark.slow
 def test_a_sample_is_stratified_seeded_the_same_for_every_approach_and_recorded(tmp_path, bank):
     from collections import Counter
 
@@ -435,3 +438,15 @@ def test_every_dataset_folder_is_read_by_the_one_loader(tmp_path, monkeypatch):
     (folder / "dataset.yaml").write_text("sets: {tiny: {}}\n")
     with pytest.raises(EvalError, match=r"dataset.yaml: set 'tiny' needs 'questions'"):
         resolve("tiny")
+
+
+def test_a_yes_no_question_is_right_when_the_answer_says_the_same_yes_or_no():
+    from vadaorchestra.eval.metrics import right
+
+    # the offline policy's yes/no: the things over the limit as values, the answer's yes beside them
+    assert right(True, ["Leeds Briggate"], "answer_values", yes=True)
+    assert not right(True, ["Leeds Briggate"], "answer_values", yes=False)
+    assert right(False, [], "answer_values", yes=False)
+    assert not right(False, [], "answer_values")  # no yes/no given: an empty list is no "no"
+    assert right(False, ["No"], "answer_values") and not right(True, ["No"], "answer_values")
+    assert not right(True, [], "could not answer", yes=True)

@@ -135,6 +135,8 @@ class VadaOrchestra(_Served):
         extra["verified"] = result.ctx.verified
         if getattr(result.ctx, "answer_parts", None) is not None:  # a question of several parts: values per part
             extra["parts"] = [list(p) for p in result.ctx.answer_parts]
+        if getattr(result.ctx, "answer_yes", None) is not None:  # a yes/no question answered yes or no
+            extra["yes"] = result.ctx.answer_yes
         if result.ctx.verified is False:  # "could not answer": no values, whatever the refused answer said
             return Prediction(result.answer, [], "could not answer", extra)
         values = getattr(result.ctx, "answer_values", None)

@@ -87,15 +87,21 @@ REFUSED = "could not answer"
 
 
 def right(gold: Any, predicted: Sequence[Any] | None, source: str | None = None,
-          parts: Sequence[Sequence[Any]] | None = None) -> bool:
+          parts: Sequence[Sequence[Any]] | None = None, yes: bool | None = None) -> bool:
     """Is a prediction right? ``gold`` is a value (see :func:`exact_match`); ``None`` for a question no tool of the
     catalog answers, where only "could not answer" is right; or ``{"parts": [gold, ...]}`` for a question of several
-    parts, each matched against the value list the prediction gives for that part (``parts``). Otherwise "could not
+    parts, each matched against the value list the prediction gives for that part (``parts``); or ``true``/``false``
+    for a yes/no question, matched against the answer's ``yes`` (or a single value "yes"/"no"). Otherwise "could not
     answer" is never right, not even where the gold answer is an empty list."""
     if gold is None:
         return source == REFUSED
     if source == REFUSED:
         return False
+    if isinstance(gold, bool):
+        if yes is not None:
+            return yes is gold
+        return predicted is not None and len(predicted) == 1 and \
+            normalize(predicted[0]) in ({"yes", "true"} if gold else {"no", "false"})
     if isinstance(gold, dict) and "parts" in gold:
         return parts is not None and len(parts) == len(gold["parts"]) and all(
             exact_match(g, p) for g, p in zip(gold["parts"], parts, strict=True))
