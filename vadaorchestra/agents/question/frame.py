@@ -249,6 +249,11 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
     def free(a: int, b: int) -> bool:
         return not any(a < y and x < b for x, y in taken)
 
+    def of_a_name(token) -> bool:
+        """The kind of a thing the question names, not a restriction ("the Competition strand")."""
+        named = [(mm.start, mm.end) for mm in out if not mm.kind]
+        return any(c.dep_ in ("compound", "nmod") and any(x <= c.idx < y for x, y in named) for c in token.children)
+
     for m in sorted((m for m in matches if isinstance(m.get("value"), str)), key=lambda m: -len(m["value"])):
         value = m["value"]
         spans = [(x.start(), x.end()) for x in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", question, re.I)]
@@ -264,6 +269,8 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         # a kind: a category value written as a common noun ("industrial customers", not "Hartside Substation")
         named = any(t.pos_ == "PROPN" or (t.text[:1].isupper() and t.i > 0 and not t.is_sent_start) for t in toks)
         kind = bool(m.get("category")) and not named and not m.get("parameters")
+        if kind and of_a_name(toks[-1]):
+            continue
         taken.append((a, b))
         out.append(P.Mention(a, b, value, kind))
         found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), kind,
@@ -281,7 +288,7 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
             if all(x in w[0] for x, w in zip(want, window, strict=True)) and \
                     all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
                 a, b = window[0][1], window[-1][2]
-                if free(a, b):
+                if free(a, b) and not of_a_name(window[-1][3]):
                     taken.append((a, b))
                     out.append(P.Mention(a, b, value, True))
                     found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), True,

@@ -103,12 +103,13 @@ def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
     """Whether a kind the question names must restrict a computation that calls ``tools``: always when it modifies
     what is asked ("B1 engineers", "industrial customers"); when it is the thing asked ("Which parts ...", "How many
     districts ..."), unless a tool called is named for that kind of thing (get_installed_parts lists parts only,
-    while a chain of assets lists districts among other assets). A tool whose own output has the column holding the
-    kind lists several kinds, whatever its name (get_blend_components lists lots and reserves beside blends)."""
+    while a chain of assets lists districts among other assets; get_parcel_deliveries, whose output has a lot
+    column, lists harvest lots). A tool whose own output has the column holding the kind lists several kinds,
+    whatever its names (get_blend_components lists lots and reserves beside blends)."""
     if not fr.asks_for or not any(word_match(fr.asked_head, w) for w in terms(kind.value)):
         return True
     holding = {c.rsplit(".", 1)[-1] for c in kind.columns}
-    return not any(any(word_match(w, x) for w in terms(kind.value) for x in identity(spec))
+    return not any(any(word_match(w, x) for w in terms(kind.value) for x in named_by(spec))
                    and not any(c["name"] in holding for c in spec.get("schema", [])) for spec in tools.values())
 
 
