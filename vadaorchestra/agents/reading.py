@@ -151,6 +151,17 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         if named_free and not set(cols) & set(named_free):
             return [f"the question asks for {asked or ' '.join(fr.asks_for)}, and the answer gives values of "
                     f"{', '.join(cols)} in {view.name}, not of {named_free[0]}"]
+        if fr.who and not head:
+            # "Who operates Berth E5?": the one who does the verb is in the column the verb names (operator), when
+            # the answer's predicate has one
+            for r in fr.relations:
+                if r.negated or r.source is not None or not r.target_entity:
+                    continue
+                said = relations.content(r)
+                doer = [c for c in free if any(word_match(w, x) for w in said for x in terms(c))]
+                if doer and not set(cols) & set(doer):
+                    return [f"the question asks who {' '.join(said)}s {r.target_entity}, and the answer gives values "
+                            f"of {', '.join(cols)} in {view.name}, not of {doer[0]}"]
         for r in fr.relations:
             if r.negated or not r.source_entity or r.asked != "target":
                 continue
@@ -244,6 +255,8 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # raised against EI-WRD" from get_aircraft_work_orders(EI-WRD)): placed by the tool's signature
     params = used_constants(ctx)  # the entities the computation was called for or filtered on
     for r in fr.relations:
+        if set(r.words) & set(fr.asks_for):
+            continue  # the noun asked for ("the annual operating budget of X") is placed by a column, not by X's tool
         if any(e.lower() in params for e in {r.source_entity, r.target_entity} - {None}):
             said |= set(r.words)  # ("Who works in Research?", "courses needed before Spectroscopy")
     # a predicate over an entity the computation used ("How many credits is Signal Processing worth?")
