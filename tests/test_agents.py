@@ -230,6 +230,7 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
     assert report.ok and report.hashes_checked == len(steps)
 
 
+@pytest.mark.slow
 def test_the_lean_policy_answers_the_concentration_question_in_three_model_calls(tmp_path):
     """Issue 25: which tools, which menu rules, the draft's wording; the rules do the rest (measured with the local
     model: 3 calls and 88 s, against 14 calls and 1,097 s when every decision went to the model)."""
@@ -255,6 +256,7 @@ def test_the_lean_policy_answers_the_concentration_question_in_three_model_calls
     assert replay(tmp_path / "lean.dl").ok
 
 
+@pytest.mark.slow
 def test_a_denial_the_rules_did_not_write_is_refused_beside_a_breach(tmp_path):
     import json
 

@@ -86,6 +86,7 @@ def test_the_lubm_workload_over_tables_gives_what_the_inline_program_gives(bench
         assert raw == ours
 
 
+@pytest.mark.slow
 def test_server_benchmark_runs_and_prints_ratios():
     """The MCP server benchmark runs end to end at toy size: table header, ratios, every result check agrees."""
     script = BENCH.with_name("server.py")
@@ -97,6 +98,7 @@ def test_server_benchmark_runs_and_prints_ratios():
     assert "MISMATCH" not in proc.stdout
 
 
+@pytest.mark.slow
 def test_the_context_benchmark_shows_tokens_sent_independent_of_the_data_size():
     """Same scripted replies over 200 and 20,000 facts: the tokens sent stay within the 10 % bound."""
     script = BENCH.with_name("context.py")

@@ -66,6 +66,7 @@ def _close(got: float, want: float, rel: float) -> bool:
     return abs(got - want) <= rel * max(abs(want), 1e-300)
 
 
+@pytest.mark.slow
 def test_sum_avg_and_prod_are_the_same_bits_on_every_run_and_sums_within_1e_12_of_fsum():
     rows = _rows()
     groups = _by_group(rows)
@@ -81,6 +82,7 @@ def test_sum_avg_and_prod_are_the_same_bits_on_every_run_and_sums_within_1e_12_o
     assert all(_close(p, math.prod(sorted(1.0 + x / 1e8 for x in groups[k])), 1e-12) for k, p in prods)
 
 
+@pytest.mark.slow
 def test_msum_in_recursion_company_control_is_the_same_bits_on_every_run():
     """Company control: one holder controls 100 companies, which hold small stakes in 1,000 others (100,000 rows);
     the holder's total stake in each is an msum over the 100 it controls, inside the recursive stratum."""

@@ -248,6 +248,7 @@ def test_summaries_group_by_type_and_complexity():
 
 
 # --- the harness ------------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_an_offline_evaluation_writes_records_a_summary_and_both_figures(tmp_path, bank):
     lines = []
     summary = evaluate("bank_qa", "vadaorchestra", limit=5, out_dir=tmp_path, progress=lines.append)
@@ -383,6 +384,7 @@ def test_a_sample_is_stratified_seeded_the_same_for_every_approach_and_recorded(
 
 @pytest.mark.skipif(not __import__("vadaorchestra.datalog.engines", fromlist=["x"]).souffle_available(),
                     reason="the 'souffle' binary is not on PATH")
+@pytest.mark.slow
 def test_a_multi_hop_trace_replays_with_the_same_facts_on_both_engines(tmp_path):
     from vadaorchestra.agents.run import ask_sync
     from vadaorchestra.audit.engines import verify_engines

@@ -242,6 +242,7 @@ def test_columns_and_values_are_computed_once_per_catalog(catalog, monkeypatch):
     assert calls == [] and linker.reads == reads
 
 
+@pytest.mark.slow
 def test_a_hundred_thousand_values_are_scanned_once_and_then_matched_from_the_index(tmp_path):
     folder = tmp_path / "big"
     (folder / "data").mkdir(parents=True)

@@ -710,8 +710,9 @@ async def test_an_answer_refused_for_more_than_an_omission_is_written_again():
 @pytest.mark.parametrize(("scenario", "question", "expected"), [
     ("freight_hubs", "What share of the tonnage dispatched from Hamburg Waltershof Depot was carried by Blue Anchor "
                      "Freight?", [0.1328125]),
-    ("library_network", "Which branches issued more loans this year than their annual loan quota allows?",
-     ["Alder Park Branch Library", "Cedar Hollow Library", "Eastbrook Public Library"]),
+    pytest.param("library_network", "Which branches issued more loans this year than their annual loan quota allows?",
+                 ["Alder Park Branch Library", "Cedar Hollow Library", "Eastbrook Public Library"],
+                 marks=pytest.mark.slow),
 ])
 def test_a_question_the_frame_composes_takes_no_model_call(scenario, question, expected):
     """One query (or a group limit) composed from the frame leaves the model no decision: a client with no reply

@@ -62,6 +62,7 @@ def test_both_engines_give_what_souffle_gives(engine, lubm, university, souffle_
     assert len(souffle_rows["person"]) > 500 and souffle_rows["chair"]
 
 
+@pytest.mark.slow
 def test_the_duckdb_engine_gives_what_the_reference_evaluator_gives(lubm, university):
     expected = evaluate(parse(university[1]))
     result = run(university[1])

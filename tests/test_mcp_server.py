@@ -290,6 +290,7 @@ KEYS = ["bank_name", "company", "predicate", "attribute", "k", "order_by", "desc
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tool=st.sampled_from(sorted(BUILTIN_TOOLS) + ["get_loans", "get_bank_exposures", "get_shareholders"]),
        args=st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=8), values, max_size=5))
+@pytest.mark.slow
 def test_fuzzed_arguments_never_crash_the_server_and_errors_change_nothing(live, tool, args):
     server, session, portal = live
     before = snapshot(server)

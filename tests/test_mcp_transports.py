@@ -279,6 +279,7 @@ def test_http_server_with_a_token_refuses_mcp_requests_without_it_but_not_the_he
     assert warned == (given == "--token option")  # the environment variable is the recommended way
 
 
+@pytest.mark.slow
 def test_http_session_workspace_is_removed_once_the_client_ends_the_session(tmp_path):
     workspaces = tmp_path / "ws"
     proc, base = start_http_server(tmp_path, ["--workspaces", str(workspaces)], server_env())
@@ -326,6 +327,7 @@ def test_mcp_workbench_lists_every_tool_with_a_flat_parameters_schema_and_runs_g
     assert "DeepLogic Ltd" in loans.to_text()
 
 
+@pytest.mark.slow
 def test_mcp_workbench_reports_a_tool_called_before_its_dependencies_as_an_error_naming_them():
     async def scenario():
         async with workbench() as wb:
@@ -338,6 +340,7 @@ def test_mcp_workbench_reports_a_tool_called_before_its_dependencies_as_an_error
 
 
 # --- server process lifecycle -------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_stdio_server_exits_by_itself_after_its_client_disconnects_and_removes_the_session_workspace(tmp_path):
     workspaces = tmp_path / "ws"
     client = RawStdio(["--workspaces", str(workspaces)], server_env(), tmp_path / "stdio-server.log")
@@ -353,6 +356,7 @@ def test_stdio_server_exits_by_itself_after_its_client_disconnects_and_removes_t
     assert list(workspaces.glob("*.duckdb*")) == []  # no database, no WAL
 
 
+@pytest.mark.slow
 def test_stdio_server_without_a_workspaces_option_removes_the_temporary_folder_it_made(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
@@ -369,6 +373,7 @@ def test_stdio_server_without_a_workspaces_option_removes_the_temporary_folder_i
     assert list(tmp.glob("vada-sessions-*")) == []
 
 
+@pytest.mark.slow
 def test_http_server_stopped_with_sigterm_removes_the_workspaces_of_sessions_still_open(tmp_path):
     workspaces = tmp_path / "ws"
     proc, base = start_http_server(tmp_path, ["--workspaces", str(workspaces)], server_env())
@@ -407,6 +412,7 @@ def test_an_empty_token_is_refused_at_start_instead_of_turning_authentication_of
     assert "the bearer token is empty" in refused(options, env)
 
 
+@pytest.mark.slow
 def test_a_host_beyond_loopback_without_a_token_is_refused_unless_insecure_and_checks_the_host_header(tmp_path):
     # 127.0.0.2 is not one of loopback's names, as 0.0.0.0 is not, but the test still contacts nothing beyond loopback
     for host in ("0.0.0.0", "127.0.0.2"):
@@ -480,6 +486,7 @@ def test_sigterm_during_a_long_query_stops_the_server_within_seconds_leaving_no_
     assert [p.name for p in workspaces.iterdir()] == []
 
 
+@pytest.mark.slow
 def test_a_restart_after_sigkill_removes_the_dead_servers_workspace_files(tmp_path):
     workspaces = tmp_path / "ws"
     proc, base = start_http_server(tmp_path, ["--workspaces", str(workspaces)], server_env())
@@ -495,6 +502,7 @@ def test_a_restart_after_sigkill_removes_the_dead_servers_workspace_files(tmp_pa
     assert left == []
 
 
+@pytest.mark.slow
 def test_stdio_server_stopped_with_sigterm_during_a_long_query_exits_within_seconds_leaving_no_workspace(tmp_path):
     workspaces = tmp_path / "ws"
     client = RawStdio(["--workspaces", str(workspaces), "--time-limit", "60"], server_env(), tmp_path / "stdio.log")
@@ -518,6 +526,7 @@ def test_stdio_server_stopped_with_sigterm_during_a_long_query_exits_within_seco
     assert list(workspaces.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_an_abandoned_http_session_expires_after_the_idle_timeout_and_sessions_over_the_bound_get_503(tmp_path):
     workspaces = tmp_path / "ws"
     proc, base = start_http_server(tmp_path, ["--workspaces", str(workspaces), "--idle-timeout", "1",
@@ -594,6 +603,7 @@ def test_a_call_whose_client_drops_the_connection_is_cancelled_at_once_and_commi
     assert described["isError"] and "'n'" in described["content"][0]["text"], described
 
 
+@pytest.mark.slow
 def test_http_cancellations_stop_the_call_even_when_sent_before_it_and_the_session_survives(tmp_path):
     proc, base = start_http_server(tmp_path, ["--time-limit", "60"], server_env())
     url = f"{base}/mcp"
@@ -634,6 +644,7 @@ def test_http_cancellations_stop_the_call_even_when_sent_before_it_and_the_sessi
     assert not loans["isError"], loans
 
 
+@pytest.mark.slow
 def test_stdio_cancellations_stop_the_call_even_when_sent_before_it_and_the_session_survives(tmp_path):
     client = RawStdio(["--time-limit", "60"], server_env(), tmp_path / "stdio.log")
     try:

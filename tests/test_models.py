@@ -77,6 +77,7 @@ def test_a_file_copied_by_hand_is_checked_instead_of_downloaded(tmp_path):
     assert not result.installed and models.installed_path(spec, tmp_path / "models") is not None
 
 
+@pytest.mark.slow
 def test_chunks_that_are_not_the_published_file_leave_nothing_behind(tmp_path):
     spec = _chunks(tmp_path / "wheels", PARTS)
     wrong = LocalModel(**{**spec.__dict__, "sha256": "0" * 64})
@@ -192,6 +193,7 @@ class Pick(BaseModel):
     count: int
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")
 def test_one_real_call_to_the_local_model_gives_a_reply_in_the_schema():
     import anyio
@@ -211,6 +213,7 @@ def test_one_real_call_to_the_local_model_gives_a_reply_in_the_schema():
     assert isinstance(pick.count, int) and res.usage.prompt_tokens > 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")
 def test_the_local_client_reports_the_prompt_prefix_llama_cpp_reused_from_its_last_call():
     import anyio
@@ -237,6 +240,7 @@ def test_the_local_client_reports_the_prompt_prefix_llama_cpp_reused_from_its_la
     assert twice["evaluated_tokens"] == twice["prompt_tokens"] - twice["cached_tokens"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")
 def test_every_strict_schema_of_a_run_is_a_grammar_llama_cpp_decodes_under():
     """The run's schemas (enums, patterns, bounded lists) go through llama.cpp's JSON-schema converter and its

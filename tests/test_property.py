@@ -47,6 +47,8 @@ from vadaorchestra.datalog.engines import souffle_available
 from vadaorchestra.datalog.engines.spark_engine import spark_available
 from vadaorchestra.datalog.printer import format_program
 
+pytestmark = pytest.mark.slow  # the slow tier: python -m pytest -m slow
+
 VARS = ("X", "Y", "Z", "W")
 DOM = st.integers(0, 5)
 OPS = ("==", "!=", "<>", "<", "<=", ">", ">=")

@@ -322,6 +322,7 @@ def _llama_missing() -> str | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_llama_missing() is not None, reason=_llama_missing() or "")
 def test_the_real_model_states_one_of_the_tree_s_facts_under_the_constraint():
     from llama_cpp import Llama

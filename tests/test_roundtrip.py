@@ -110,6 +110,7 @@ statements = st.one_of(
 programs = st.lists(statements, max_size=6).map(lambda s: Program(tuple(s)))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(programs)
 def test_parse_inverts_format_program(program):
@@ -117,6 +118,7 @@ def test_parse_inverts_format_program(program):
     assert parse(text) == program, text
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(programs)
 def test_format_program_is_stable(program):

@@ -6,7 +6,11 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from vadaorchestra.agents.replay import replay
+
+pytestmark = pytest.mark.slow  # the slow tier: python -m pytest -m slow
 
 HERE = Path(__file__).resolve().parents[1] / "scenarios" / "company_control"
 

@@ -242,6 +242,7 @@ def test_the_trace_has_the_shape_of_the_papers_figure_2(gamma_run):
     assert all(s.hashes for s in steps)
 
 
+@pytest.mark.slow
 def test_bank_novas_breach_by_many_mid_sized_borrowers_is_found_and_its_trace_replays(data, tmp_path):
     run = _load("concentration_risk_run_nova", SCENARIO / "run.py")
     _default, questions = run.load_questions()
@@ -272,6 +273,7 @@ def test_the_trace_exported_as_one_program_yields_every_recorded_hash_with_nothi
     assert run_export(tmp_path / "export.dl", export.data, engine) == export.hashes
 
 
+@pytest.mark.slow
 def test_the_group_figure_of_the_answer_is_explained_down_to_rows_of_the_data_files(gamma_run):
     from typer.testing import CliRunner
 
@@ -305,6 +307,7 @@ def test_the_group_figure_of_the_answer_is_explained_down_to_rows_of_the_data_fi
 
 @pytest.mark.skipif(not __import__("vadaorchestra.datalog.engines", fromlist=["x"]).souffle_available(),
                     reason="the 'souffle' binary is not on PATH")
+@pytest.mark.slow
 def test_both_engines_replay_the_trace_to_the_same_facts_and_a_difference_is_named(gamma_run, data, tmp_path):
     import shutil
 
@@ -334,6 +337,7 @@ def test_the_trace_replays(gamma_run):
     assert report.warnings == []
 
 
+@pytest.mark.slow
 def test_the_run_script_prints_the_breach_and_the_replay_command(data, tmp_path, capsys):
     run = _load("concentration_risk_run", SCENARIO / "run.py")
     copy = tmp_path / "data"

@@ -7,6 +7,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the slow tier: python -m pytest -m slow
+
 SOAK = Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
 
 

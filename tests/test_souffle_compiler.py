@@ -25,6 +25,9 @@ from vadaorchestra.errors import CompileError, ConstraintViolation, EngineError
 
 GOLDEN = Path(__file__).parent / "golden_souffle"
 HAVE_SOUFFLE = shutil.which("souffle") is not None
+# two layers cross a program boundary; one, three and sixteen run in the slow tier
+LAYERS = [pytest.param(1, marks=pytest.mark.slow), 2, pytest.param(3, marks=pytest.mark.slow),
+          pytest.param(16, marks=pytest.mark.slow)]
 needs_souffle = pytest.mark.skipif(not HAVE_SOUFFLE, reason="the 'souffle' binary is not on PATH")
 
 CONTROL_PAIRS = [(1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 10), (1, 20), (2, 3), (2, 4), (3, 4), (6, 5), (10, 20)]
@@ -400,6 +403,7 @@ def test_a_string_constant_with_a_tab_quotes_the_symbol_outputs_only(monkeypatch
     assert _io_of(texts[-1], "r_t") == "rfc4180" and _io_of(texts[-1], "r_k") == "plain"
 
 
+@pytest.mark.slow
 @needs_souffle
 def test_compiled_mode_gives_the_same_rows_and_caches_the_binary(tmp_path):
     SouffleEngine = _engine_module().SouffleEngine
@@ -583,7 +587,7 @@ def test_existential_strata_are_not_layered():
 
 
 @needs_souffle
-@pytest.mark.parametrize("layers", [1, 2, 3, 16])
+@pytest.mark.parametrize("layers", LAYERS)
 @pytest.mark.parametrize("case", LAYERED_GOLDEN)
 def test_layered_strata_agree_with_duckdb_across_program_boundaries(case, layers):
     """Golden programs with recursion, run with few rounds per Soufflé program so that the state (relations, new
@@ -596,7 +600,7 @@ def test_layered_strata_agree_with_duckdb_across_program_boundaries(case, layers
 
 
 @needs_souffle
-@pytest.mark.parametrize("layers", [1, 2, 3, 16])
+@pytest.mark.parametrize("layers", LAYERS)
 @pytest.mark.parametrize("name", ["layered", "strings", "counter", "control", "filtered"])
 def test_layered_aggregates_agree_with_duckdb(name, layers):
     text = {"layered": LAYERED, "strings": LAYERED_STRINGS, "counter": COUNTER, "control": CONTROL,
@@ -627,6 +631,7 @@ def test_round_limit_counts_rounds_like_duckdb_inside_a_layered_program():
     assert all(s == d for d, s in ok)
 
 
+@pytest.mark.slow
 @needs_souffle
 def test_company_control_runs_its_rounds_in_few_souffle_programs():
     """The recursive stratum of company control takes many rounds; with 16 rounds per program it needs few
