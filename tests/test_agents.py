@@ -132,6 +132,7 @@ class Repeating(OfflinePolicy):
                 Call(tool="get_shareholders", params={"company": f"Company {self.n}"}, level="high")]
 
 
+@pytest.mark.slow
 def test_a_duplicate_invocation_is_refused_and_the_iteration_limit_stops_the_loop(tmp_path):
     result = ask_sync("Bank Gamma's exposures", catalog=CATALOG, trace=tmp_path / "t.dl",
                       policy=Repeating(), settings=Settings(max_iterations=3))

@@ -173,12 +173,14 @@ def test_total_spend_with_a_named_supplier():
     _honest(result, [sum(float(r["amount"]) for r in rows)])
 
 
+@pytest.mark.slow
 def test_share_of_capital_lent_to_a_named_borrower(concentration_data):
     result = _ask("What share of Bank Gamma's capital is lent to DeepLogic Ltd?",
                   ROOT / "concentration_risk" / "catalog", concentration_data)
     _honest(result, [13_100_000 / 80_000_000])
 
 
+@pytest.mark.slow
 def test_a_refused_answer_ends_the_run_with_exit_code_2_and_the_trace_written(tmp_path, concentration_data):
     from typer.testing import CliRunner
 

@@ -243,8 +243,9 @@ def test_every_dataset_has_its_floor():
 
 
 @pytest.mark.parametrize(("dataset", "index"), [
-    ("bank_qa", 5), ("hospital_claims", 21), ("freight_hubs", 12), ("power_grid", 17), ("retail_chain", 4),
-    ("football_league", 11), ("airline_maintenance", 13)])
+    ("bank_qa", 5), ("hospital_claims", 21), pytest.param("freight_hubs", 12, marks=pytest.mark.slow),
+    ("power_grid", 17), ("retail_chain", 4), pytest.param("football_league", 11, marks=pytest.mark.slow),
+    pytest.param("airline_maintenance", 13, marks=pytest.mark.slow)])
 def test_a_question_of_each_kind_is_answered_right_offline(dataset, index):
     """The fast tier's sample of the datasets: two relations followed by two tools, a count restricted by a value, a
     total, "directly" over a chain, a kind under a unit, the top five, a limit in the rows themselves (the whole sets

@@ -46,6 +46,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 # --- the generator ----------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_same_seed_gives_byte_identical_files_and_another_seed_does_not(tmp_path):
     generate.write(tmp_path / "a", seed=11)
     generate.write(tmp_path / "b", seed=11)
@@ -166,6 +167,7 @@ def test_bank_plus_counts_need_from_one_to_a_thousand_entity_relations():
     assert len([c for c in complexities if c > 100]) >= 5
 
 
+@pytest.mark.slow
 def test_every_question_names_an_entity_its_tools_link_to(bank):
     from vadaorchestra.mcp_server.catalog import Catalog
     from vadaorchestra.mcp_server.workspace import Workspace
@@ -324,6 +326,7 @@ def test_unknown_datasets_and_approaches_are_refused(tmp_path):
         evaluate("bank_qa", "magic", model=tmp_path / "m.json", out_dir=tmp_path)
 
 
+@pytest.mark.slow
 def test_rag_retrieves_the_facts_of_the_entity_and_answers_on_a_replay_model(tmp_path, bank):
     config = tmp_path / "replay.json"
     q = next(q for q in bank.questions() if q["type"] == "count")

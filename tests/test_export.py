@@ -67,6 +67,7 @@ def test_a_rule_that_read_a_predicate_later_steps_extended_sees_the_facts_of_its
     assert got == export.hashes and got["loan_count"][0] == 1 and got["loans"][0] == 8
 
 
+@pytest.mark.slow
 def test_bad_input_is_a_precise_error_and_writes_nothing(tmp_path):
     runner = CliRunner()
     out = tmp_path / "x.dl"
@@ -97,6 +98,7 @@ def test_bad_input_is_a_precise_error_and_writes_nothing(tmp_path):
 
 @pytest.mark.skipif(not __import__("vadaorchestra.datalog.engines", fromlist=["x"]).souffle_available(),
                     reason="the 'souffle' binary is not on PATH")
+@pytest.mark.slow
 def test_engines_whose_float_sums_differ_in_the_last_bits_only_are_told_apart_from_a_real_difference(tmp_path):
     """Soufflé adds floats in its own order: the documented tolerance, reported as a note, not as an error."""
     import random

@@ -52,7 +52,8 @@ def _graph(seed: int, n: int = 40) -> list[tuple[str, str, float]]:
     return [(o, c, s) for (o, c), s in sorted(edges.items())]
 
 
-@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_bound_to_a_column_equals_the_union_of_the_calls_one_per_value(seed):
     own = _graph(seed)
     companies = sorted({c for _, c, _ in own})[:15] + ["nobody"]

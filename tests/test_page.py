@@ -48,6 +48,7 @@ def test_the_page_is_one_bounded_file_with_every_step_and_a_proof_per_figure(gam
     assert '"file": "loans.csv"' in proof and "Synthetix Global Fund" in proof
 
 
+@pytest.mark.slow
 def test_report_builds_the_page_for_an_existing_trace_and_says_what_is_wrong(gamma_page, tmp_path):
     from typer.testing import CliRunner
 

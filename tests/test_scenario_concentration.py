@@ -162,6 +162,7 @@ def test_only_the_designed_groups_breach_synthetix_at_bank_gamma_castellan_at_ba
     assert gamma.set_index("group").loc[third.group, "amount"] < 20_000_000
 
 
+@pytest.mark.slow
 def test_the_control_tools_agree_with_the_independent_computation(data, frames, ultimate):
     """get_ultimate_controller (computed upward from the company only) and get_group_exposure (downward from the
     controller only) give what the whole-graph fixpoint gives, jointly controlled companies included."""

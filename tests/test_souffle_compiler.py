@@ -613,6 +613,7 @@ def test_layered_aggregates_agree_with_duckdb(name, layers):
         assert souf["reach"][-1] == ('y"q',) and souf["done"] == [()] and souf["ok"] == [(5.5,)]
 
 
+@pytest.mark.slow
 @needs_souffle
 def test_round_limit_counts_rounds_like_duckdb_inside_a_layered_program():
     text = "c(0).\nc(N) :- c(M), N = M + 1.\n@output(\"c\")."
