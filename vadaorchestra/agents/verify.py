@@ -378,11 +378,7 @@ def derivation_constants(ctx: RunContext, pred: str) -> set[str]:
     out: set[str] = set()
     for call in ctx.executed.values():
         if views.get(call.tool) in preds:
-            for value in call.params.values():
-                if isinstance(value, dict):
-                    out |= {str(x).lower() for x in (value.get("where") or {}).values()}
-                else:
-                    out.add(str(value).lower())
+            out |= _call_constants(call)
     for s in ctx.synthesized:
         for rule in _rules(s.program):
             if not any(h.pred in preds for h in rule.head):
@@ -404,14 +400,22 @@ def _passes_over(ctx: RunContext, noun: set[str], pred: str, column: str) -> boo
     return bool(named) and not frame.asked_columns(tuple(noun), [column])
 
 
+def _call_constants(call) -> set[str]:
+    """The values a call was made with, lower-cased: its parameters, or the ``where`` constants of a set-at-a-time
+    call's ``{"each": ..., "where": ...}``."""
+    out: set[str] = set()
+    for v in call.params.values():
+        if isinstance(v, dict):
+            out |= {str(x).lower() for x in (v.get("where") or {}).values()}
+        else:
+            out.add(str(v).lower())
+    return out
+
+
 def used_constants(ctx: RunContext) -> set[str]:
     used: set[str] = set()
     for call in ctx.executed.values():
-        for v in call.params.values():
-            if isinstance(v, dict):
-                used |= {str(x).lower() for x in (v.get("where") or {}).values()}
-            else:
-                used.add(str(v).lower())
+        used |= _call_constants(call)
     for s in ctx.synthesized:
         prog = _program(s.program)
         for rule in prog.rules if prog is not None else []:
