@@ -202,6 +202,32 @@ def call_cmd(
     writer.writerows(result.rows)
 
 
+TimeLimitOpt = Annotated[float, typer.Option("--time-limit", help="Seconds the command's programs may run before "
+                                             "they are interrupted (0: no limit).")]
+MemoryLimitOpt = Annotated[int | None, typer.Option("--memory-limit", help="MiB of memory for the engine (DuckDB's "
+                                                    "memory_limit, Soufflé's address space; default: half the "
+                                                    "machine's memory).")]
+TIME_LIMIT = 600.0  # the commands' default: ten minutes
+
+
+def _memory_bytes(mib: int | None) -> int:
+    """The memory bound in bytes: ``mib``, else half the machine's memory."""
+    if mib is not None:
+        if mib <= 0:
+            _fail(VadaError(f"--memory-limit must be positive, got {mib}"))
+        return mib << 20
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def _stopped(exc, what: str) -> None:
+    """One line for a command a signal stopped, and its exit code (130 for SIGINT, 143 for SIGTERM)."""
+    typer.echo(f"stopped ({exc}): {what} was interrupted; nothing was written", err=True)
+    raise typer.Exit(exc.exit_code)
+
+
 @datalog_app.command("run")
 def datalog_run(
     file: Annotated[Path, typer.Argument(help="Program file.")],
@@ -211,29 +237,45 @@ def datalog_run(
     max_rounds: Annotated[int, typer.Option("--max-rounds", help="Round limit per recursive stratum.")] = 1000,
     souffle_mode: Annotated[str, typer.Option("--souffle-mode", help="Soufflé: interpreted, or compiled (binaries "
                                               "cached by program hash).")] = "interpreted",
-    timeout: Annotated[float | None, typer.Option("--timeout", help="Soufflé: seconds per run.")] = None,
-    memory_limit: Annotated[int | None, typer.Option("--memory-limit", help="Soufflé: MiB per run.")] = None,
+    time_limit: TimeLimitOpt = TIME_LIMIT,
+    memory_limit: MemoryLimitOpt = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", hidden=True, help="Replaced by --time-limit.")] = None,
     hashes: Annotated[bool, typer.Option("--hashes", help="Also print each output's content hash, as traces record "
                                          "it.")] = False,
 ) -> None:
     """Evaluate FILE and write each @output predicate to OUT/<pred>.csv (header, then sorted rows).
 
-    On any error nothing is written and the exit code is 1.
+    On any error nothing is written and the exit code is 1; Ctrl-C (or SIGTERM) stops the run at once, writes nothing
+    and exits with 130 (143).
     """
     import duckdb
 
     from vadaorchestra.datalog.api import content_hash, load, run
+    from vadaorchestra.stopping import Stopped, bounded
 
+    if timeout is not None:
+        _fail(VadaError(f"--timeout was replaced by --time-limit (seconds, for every engine): use --time-limit "
+                        f"{timeout:g}"))
+    if time_limit < 0:
+        _fail(VadaError(f"--time-limit must be 0 (no limit) or positive, got {time_limit:g}"))
+    memory = _memory_bytes(memory_limit)
     con = duckdb.connect()
+    con.execute(f"SET memory_limit = '{max(1, memory >> 20)}MiB'")
+    options: dict = {"mode": souffle_mode, "memory_limit": memory}
+    if time_limit:
+        options["timeout"] = time_limit
+
+    def work(budget):
+        program = load(file)
+        with budget.watch(con):
+            result = run(program, data_root=data, engine=engine, max_rounds=max_rounds, engine_options=options,
+                         database=con, materialize=hashes, budget=budget)
+            return result, ({p: content_hash(con, p) for p in result.tables} if hashes else {})
+
     try:
-        options: dict = {"mode": souffle_mode}
-        if timeout is not None:
-            options["timeout"] = timeout
-        if memory_limit is not None:
-            options["memory_limit"] = memory_limit * 1024 * 1024
-        result = run(load(file), data_root=data, engine=engine, max_rounds=max_rounds, engine_options=options,
-                     database=con, materialize=hashes)
-        digests = {p: content_hash(con, p) for p in result.tables} if hashes else {}
+        result, digests = bounded(work, seconds=time_limit or None)
+    except Stopped as exc:
+        _stopped(exc, f"the run of {file}")
     except VadaError as exc:
         _fail(exc)
     finally:
