@@ -107,7 +107,14 @@ class Workspace:
 
     # --- lifecycle ----------------------------------------------------------------------------------------------------
     def close(self) -> None:
-        """Cancel the calls still running (their queries are interrupted and roll back), then close the database."""
+        """Cancel the calls still running (their queries are interrupted and roll back), then close the database. A
+        workspace made without a path is deleted with it: its temporary folder is no one else's to reopen."""
+        if self._tmpdir and not self._closed:
+            self.remove()
+            return
+        self._close()
+
+    def _close(self) -> None:
         if not self._closed:
             self._closed = True
             with self._guard:
@@ -122,7 +129,7 @@ class Workspace:
 
     def remove(self) -> None:
         """Close the database and delete its file (and the folder, when the workspace made it)."""
-        self.close()
+        self._close()
         assert self.path is not None
         for p in (self.path, self.path.with_name(self.path.name + ".wal")):
             p.unlink(missing_ok=True)
