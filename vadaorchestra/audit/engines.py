@@ -3,8 +3,8 @@ every predicate they disagree on.
 
 Both replays check the recorded hashes as ``replay`` does. Where the engines' final facts differ, the trace's export
 is evaluated on both and the predicate's rows compared: a difference only in the last bits of floats, within
-:data:`FLOAT_TOLERANCE` relative, is the documented one (Soufflé sums floats in its own order, DuckDB and Spark
-exactly: docs/LANGUAGE-NOTES.md) and is reported as such; any other is an error naming the predicate.
+:data:`FLOAT_TOLERANCE` relative, is reported as a note (every engine sums floats exactly, so none is expected:
+docs/LANGUAGE-NOTES.md); any other is an error naming the predicate.
 """
 
 from __future__ import annotations

@@ -272,6 +272,9 @@ _FLOAT_AGG = {
 }
 
 
+FLOAT_AGGREGATES = frozenset(_FLOAT_AGG)  # the aggregates of floats computed exactly (or in a fixed order) here
+
+
 def aggregate_sql(ri: RuleInfo, head_types: Sequence[ColType], tables: Sequence[str],
                   negation_tables: Sequence[str], *, distinct: bool = True, groups_in: str | None = None) -> str:
     """SELECT computing an aggregate rule's head: aggregate over the distinct bindings (or per contributor tuple).
