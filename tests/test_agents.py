@@ -216,7 +216,8 @@ def test_a_scripted_llm_drives_the_whole_team_and_its_trace_replays(tmp_path):
         json.dumps({"answer": "DeepLogic Ltd (13.1M) is ultimately controlled by Synthetix Global Fund."}),
     ])
     # a question the script answers (the concentration-risk one would need a threshold check: never verified without)
-    question = "Which of Bank Gamma's exposures are above 10M, and who ultimately controls DeepLogic Ltd?"
+    # and the templates do not compose alone (its second part is about the first part's answer)
+    question = "Which of Bank Gamma's exposures are above 10M, and who ultimately controls the largest of them?"
     # every decision asked of the model (lean=False): the script writes a rule of its own and replans
     result = ask_sync(question, catalog=CATALOG, model_client=client, policy=LLMPolicy(client, lean=False),
                       trace=tmp_path / "llm.dl")

@@ -217,10 +217,10 @@ def test_a_year_after_or_before_is_a_condition():
 # the exact matches of every dataset, offline, measured when issue 34 landed (the offline policy is deterministic:
 # fewer is a regression); none may be wrong and verified, the promise the product makes
 DATASET_EM = {"airline_maintenance": 15, "bank_plus": 120, "bank_plus_reworded": 8, "bank_qa": 278,
-              "bank_qa_reworded": 15, "container_port": 10, "course_enrolments": 27,
+              "bank_qa_reworded": 15, "city_buses": 16, "container_port": 11, "course_enrolments": 27,
               "course_enrolments_reworded": 14, "film_festival": 11, "football_league": 16, "freight_hubs": 27,
               "freight_hubs_reworded": 12, "fund_holdings": 37, "fund_holdings_reworded": 11, "hospital_claims": 30,
-              "hospital_claims_reworded": 11, "library_network": 20, "library_network_reworded": 7,
+              "hospital_claims_reworded": 11, "lab_equipment": 15, "library_network": 20, "library_network_reworded": 7,
               "park_rangers": 8, "power_grid": 22, "power_grid_reworded": 11, "retail_chain": 13, "supply_chain": 22,
               "supply_chain_reworded": 10, "wine_cooperative": 12}
 
@@ -305,8 +305,11 @@ def test_a_wrong_role_gets_a_located_error_and_datalog_check_of_a_folder_reports
                                                            "Ines Carvalho"]),
     ("Who reports directly to Ben Okoro?", ["Cleo Varga", "Dev Anand"]),  # level 1 of the chain
     ("Which employees of Research earn more than 100,000?", ["Ada Moreau", "Dev Anand"]),
-    # what the offline policy cannot compute yet ends honestly
-    ("Does the total salary of Research exceed its budget?", None),
+    # a yes/no check of one sum against the limit: the things over it (490K against 450K), or none
+    ("Does the total salary of Research exceed its budget?", ["Research"]),
+    ("Does the total salary of Operations exceed its budget?", []),
+    # what no column holds ends honestly
+    ("Does the total bonus of Research exceed its budget?", None),
 ])
 def test_the_worked_catalog_of_the_readme_answers_or_says_it_could_not(question, values):
     from vadaorchestra.agents.run import ask_sync
@@ -324,7 +327,7 @@ def test_run_json_and_the_page_say_first_whether_the_answer_was_verified(tmp_pat
     from vadaorchestra.audit.page import build_page
 
     for question, status in [("What is the total salary of Research?", "verified"),
-                             ("Does the total salary of Research exceed its budget?", "could not answer")]:
+                             ("Does the total bonus of Research exceed its budget?", "could not answer")]:
         folder = tmp_path / status.replace(" ", "-")
         result = ask_sync(question, catalog=STAFF / "catalog", data=STAFF, trace=folder / "t.dl")
         write_report(result, folder)

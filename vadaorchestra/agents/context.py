@@ -103,6 +103,11 @@ class RunContext:
     answer: str | None = None
     answer_values: list[Any] | None = None  # the answer as values (a list, or one count), when the policy gives them
     answer_yes: bool | None = None  # a yes/no question's answer, when the policy gives one
+    # a question of several parts: each part's frame, its answer's values and its text (question.parts)
+    part_frames: list[Any] = field(default_factory=list)
+    answer_parts: list[list[Any] | None] | None = None
+    part_answers: list[str] = field(default_factory=list)
+    part_composers: list[Any] = field(default_factory=list)  # the query of each part (what its checks look at)
     draft: str | None = None  # the answer as the rules word it (the offline policy's answer, a model's draft)
     feedback: str | None = None
     frame: Any = None  # the question's QuestionFrame (agents.frame), built once when the run starts

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ from vadaorchestra.agents.question.frame import word_match as _match
 from vadaorchestra.agents.question.limits import LimitComposer
 from vadaorchestra.agents.question.naming import fmt_number, fmt_pct, mappings, var
 from vadaorchestra.agents.question.naming import slug as naming_slug
+from vadaorchestra.agents.question.parts import PartsComposer
 
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
 RATIO_WORDS = ("pct", "percent", "percentage", "ratio", "rate", "share")
@@ -104,7 +106,7 @@ class OfflinePolicy:
     focus: tuple[str, str, str] | None = None  # (predicate, column, what it is) of a focused question's answer
     hops: dict[str, str] = field(default_factory=dict)  # second-hop tool -> its parameter, once planned
     # one query over the tools' outputs, when one answers (a group-limit check: LimitComposer)
-    composer: Composer | LimitComposer = field(default_factory=Composer)
+    composer: Composer | LimitComposer | PartsComposer = field(default_factory=Composer)
 
     # --- selection -------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
@@ -170,7 +172,16 @@ class OfflinePolicy:
         def joined_score(anchor: str, tool: str) -> float:  # the words the anchor's text does not have
             return score(tool, {w for w in about if not any(_match(w, x) for x in docs[anchor])})
 
-        if Composer.applies(frame.of(ctx)) and (composed := self.composer.choose(ctx, about_scores, joined_score)):
+        def scores_of(part: RunContext) -> tuple[dict[str, float], Callable[[str, str], float]]:
+            words = question_words(part) - OPERATION_WORDS
+            return ({name: score(name, words) for name in docs},
+                    lambda anchor, tool: score(tool, {w for w in words if not any(_match(w, x) for x in docs[anchor])}))
+
+        if PartsComposer.applies(frame.of(ctx)) and (composed := (parts := PartsComposer()).choose(ctx, scores_of)):
+            # a question of several parts, each answered by a query of its own
+            self.composer, self.chain = parts, None
+            calls, self.ranked = composed, [c.tool for c in composed]
+        elif Composer.applies(frame.of(ctx)) and (composed := self.composer.choose(ctx, about_scores, joined_score)):
             # one query answers it, joining a second tool when the question's words ask for it
             self.chain = None
             calls, self.ranked = composed, [c.tool for c in composed]

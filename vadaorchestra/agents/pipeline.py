@@ -22,6 +22,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized,
 from vadaorchestra.agents.plan import Call, Plan, Stage, build_stages, check_plan, expand
 from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
 from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question.parts import as_part
 from vadaorchestra.agents.trace import TraceWriter, invocation_rule
 from vadaorchestra.errors import VadaError
 
@@ -263,7 +264,7 @@ class Pipeline:
         problems = list(dict.fromkeys(
             verify.check_answer(answer, self.ctx) + verify.check_findings(answer, self.ctx)
             + verify.check_coverage(answer, self.ctx) + verify.check_denials(answer, self.ctx)
-            + verify.check_question(answer, self.ctx) + reading.check_reading(answer, self.ctx)))
+            + self._check_reading(answer)))
         self.ctx.event("verify_answer", problems=problems, checks=reading.outcomes(self.ctx))
         self.ctx.problems = problems
         if problems and self.answer_attempts < self.settings.max_answer_attempts:
@@ -278,6 +279,22 @@ class Pipeline:
             self.ctx.answer_values = None
         self.phase = "done"
         return self.say("answer verified" if not problems else "could not answer: the answer was refused twice")
+
+    def _check_reading(self, answer: str) -> list[str]:
+        """The answer against what the question states; a question of several parts, each part against its own
+        frame with its own values (the checks recorded per part)."""
+        ctx = self.ctx
+        if not ctx.part_frames or ctx.answer_parts is None or len(ctx.part_frames) != len(ctx.answer_parts):
+            return verify.check_question(answer, ctx) + reading.check_reading(answer, ctx)
+        problems, checks = [], []
+        for k, (part, values, text, composer) in enumerate(zip(ctx.part_frames, ctx.answer_parts, ctx.part_answers,
+                                                               ctx.part_composers, strict=False), 1):
+            with as_part(ctx, part, values, composer):
+                found = verify.check_question(text, ctx) + reading.check_reading(text, ctx)
+                checks += [{**c, "part": k} for c in reading.outcomes(ctx)]
+            problems += [f"part {k} ({part.question!r}): {p}" for p in found]
+        ctx.checks = checks
+        return problems
 
     # --- Retriever --------------------------------------------------------------------------------------------------
     async def _retrieve(self) -> str:

@@ -96,8 +96,13 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         spec = ctx.tools.get(call.tool)
         if spec is None:
             continue
+        # a kind the question names is what the joined tool is called for, when the rows it is called for hold
+        # that kind ("the routes run out of the depots X manages": each depot among X's units)
+        over = {str(v.get("each", "")).split(".")[0] for v in call.params.values() if isinstance(v, dict)}
+        held = {c for name in over if name in ctx.predicates for c in ctx.predicates[name].columns}
+        kinds = {w for e in fr.kinds if any(c.rsplit(".", 1)[-1] in held for c in e.columns) for w in terms(e.value)}
         spoken = relations.named_by(spec) | terms(spec.get("description", ""))
-        if not any(word_match(w, x) for w in said for x in spoken):
+        if not any(word_match(w, x) for w in said | kinds for x in spoken):
             out.append(f"the computation joins {call.tool} ({spec.get('description', '').split(':')[0]}), which no "
                        f"word of the question asks for")
     return out
@@ -151,6 +156,12 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         if named_free and not set(cols) & set(named_free):
             return [f"the question asks for {asked or ' '.join(fr.asks_for)}, and the answer gives values of "
                     f"{', '.join(cols)} in {view.name}, not of {named_free[0]}"]
+        roles = (ctx.tools.get(view.tool or "") or {}).get("roles") or {}
+        if fr.who and not head and cols and all(roles.get(c) == "category" for c in cols):
+            # "Who is in charge of X?" answered with X's unit type: a who-question asks for someone, and a category's
+            # values are kinds of things
+            return [f"the question asks who, and the answer gives values of {', '.join(cols)} in {view.name}, "
+                    f"a kind of thing, not someone"]
         if fr.who and not head:
             # "Who operates Berth E5?": the one who does the verb is in the column the verb names (operator), when
             # the answer's predicate has one
@@ -246,6 +257,15 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if fr.how == "wh" and fr.question_word in ("which", "what") and not fr.asked_text and not fr.asks_for and not (
             fr.count or fr.total or fr.share or fr.limit):
         return [f"the question asks {fr.question_word} ..., and the parse found no noun naming what it asks for"]
+    if fr.how == "wh" and fr.question_word in ("when", "where"):
+        # "When did X open?" answered with X's whole profile: the time asked for is not picked out; "When does the
+        # service contract of X expire?" answered with X's type: a column no word of the question names
+        if not ctx.answer_values:
+            return [f"the question asks {fr.question_word} ..., and the answer picks out no value for it"]
+        columns = {c for _v, cols in _answer_views(ctx, ctx.answer_values) for c in cols}
+        if not any(word_match(w, x) for w in fr.words for c in columns for x in terms(c)):
+            return [f"the question asks {fr.question_word} ..., and the answer gives values of "
+                    f"{', '.join(sorted(columns)) or 'no column'}, which no word of the question names"]
     if not fr.unplaced:
         return []
     said = set()

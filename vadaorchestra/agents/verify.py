@@ -114,6 +114,7 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
     numbers, strings = _facts_values(ctx)
     numbers += [float(v.cardinality) for v in ctx.predicates.values()]  # how many facts: what coverage statements cite
     numbers += [c.value for c in frame.of(ctx).conditions]  # a condition of the question, restated ("above 4.0")
+    numbers += [float(x) for x in strings if re.fullmatch(r"\d+(?:\.\d+)?", x)]  # a name of digits ("route 119")
     problems = []
     for m, target, shown, suffix, tolerance in _answer_numbers(answer, strings, ctx.question):
         if not any(_supports(v, target, shown, suffix, tolerance) for v in numbers):
@@ -522,9 +523,9 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     values = ctx.answer_values
     if values and fr.who and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
-    if values == [] and fr.count:
+    if values == [] and fr.count and not fr.limit:  # (a limit's answer lists what passes it: none)
         problems.append("the question asks how many, and the count computed has no value (no rows were counted)")
-    if values and fr.count and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+    if values and fr.count and not fr.limit and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks how many, and the answer gives no number ({', '.join(map(str, values[:3]))})")
     if values is not None and fr.kind in ("lookup", "list", "extreme") and not (fr.who and fr.extreme):
         # ("Which hub has the largest daily capacity?" names the measure, and asks for the thing at its top)

@@ -79,6 +79,7 @@ class Composer:
         self.deferred: list[tuple[str, str, str]] = []  # conditions on a total per thing: (column, op, constant)
         self.rows: str | None = None  # the selection the aggregate reads
         self.chosen_column: str | None = None  # the asked column a reading chose (ask --reading N)
+        self.tag = ""  # names this query's rules apart from another's (a part of the question: "part2")
 
     # --- which questions ------------------------------------------------------------------------------------------
     @staticmethod
@@ -298,6 +299,9 @@ class Composer:
         elif fr.who and join is not None and self._verb_fits(ctx, fr, join.tool, strict=True) and \
                 (thing := naming.thing(ctx.tools[join.tool], besides=join.key)):
             asked = thing  # "Who owns the suppliers X buys from?": the owners the joined tool lists
+            fit += 1
+        elif fr.who and fr.verb and fr.verb not in frame.STOPWORDS and (said := naming.said_with(spec, fr.verb)):
+            asked = said  # "Who is in charge of X?": the column the description names with it ("the manager in charge")
             fit += 1
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
@@ -645,7 +649,7 @@ class Composer:
             return f"{v.name}({', '.join(consts.get((v.name, c), names[(v.name, c)]) for c in v.columns)})"
 
         slug = naming.slug("_".join(str(x) for x in q.params.values()), 40)
-        rows = f"{anchor.name}_{slug}_selected"
+        rows = f"{anchor.name}_{slug}{'_' + self.tag if self.tag else ''}_selected"
         self.rows = rows
         every = [h for h in head if h[1] not in {names[k] for k in consts if k not in restricting}]
         fixed = {names[k] for k in consts}

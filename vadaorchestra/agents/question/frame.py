@@ -859,7 +859,10 @@ class _Framer:
                    set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "other", "each",
                                           "every", "whole", "overall", "itself", "themselves", "own", "one", "ones",
                                           "include", "including", "count", "counting", "add", "together", "both",
-                                          "altogether", "also", "too", "any", "either", "allow", "permit"})
+                                          "altogether", "also", "too", "any", "either", "allow", "permit",
+                                          # possession said the other way round ("the instruments that belong to
+                                          # X": X's instruments), and the present state the data are
+                                          "belong", "currently", "presently", "now"})
         conditions = {t for num in self.p.numbers for t in range(min(num.tokens) - 3, max(num.tokens) + 3)}
         placed_verbs = {r.tokens[0] for r in self.p.relations if r.tokens and any(
             word_match(stem(x), v) for x in r.words for v in vocabulary)}
@@ -883,12 +886,22 @@ class _Framer:
             out.append((t.i, lemma))
         # a generic head noun whose modifiers name something ("the lowest grade-point value": grade points) is placed
         # with them; an unplaced modifier ("red cars") is not
+        # (modifiers that name a column, a parameter or a tool: a word of a description names no thing, "the service
+        # contract" is not placed by "its service schedule")
+        names: set[str] = set()
+        for spec in self.tools.values():
+            names |= terms(spec.get("name", "")) | terms(spec.get("output_predicate", ""))
+            names |= {x for c in spec.get("schema", []) for x in terms(c["name"])}
+            names |= {x for par in spec.get("parameters", []) for x in terms(par["name"])}
         left = []
         for i, lemma in out:
             k = self.p.phrase_of(i)
             ph = self.p.phrases[k] if k is not None else None
             mods = [x for x in ph.tokens if x != i and self.w[x].content and self.w[x].pos != "NUM"] if ph else []
-            if ph is not None and ph.head == i and mods and all(x not in {j for j, _ in out} for x in mods):
+            if ph is not None and ph.head == i and mods and all(x not in {j for j, _ in out} for x in mods) and \
+                    all(self.w[x].entity is not None or self.w[x].kind is not None or self.w[x].lemma in grammar or
+                        self.w[x].tag in ("JJS", "RBS", "JJR", "RBR") or
+                        any(word_match(stem(self.w[x].lemma), v) for v in names) for x in mods):
                 continue
             left.append((i, lemma))
         self._unplaced_tokens = left

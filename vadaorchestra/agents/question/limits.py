@@ -115,9 +115,11 @@ class LimitComposer:
                 thing = naming.thing(spec)
                 group = [thing] if thing else []
             if not group and not every and fr.how == "yes-no" and pcol is not None and (
-                    fr.asks_for == () or not fr.asked_head or bound[0].lower() in fr.asked_text.lower()):
+                    fr.asks_for == () or not fr.asked_head or bound[0].lower() in fr.asked_text.lower()
+                    or not naming.named(fr.asks_for, naming.cols(spec, ("string",)))):
                 # "Does Harbury Town stay within its wage cap?", "Is the Shorts Competition strand over its quota?":
-                # the entity itself is compared
+                # the entity itself is compared; so too when what the question says is compared names no things of
+                # the tool ("Did the March bookings of X go over its cap?": X's booked hours)
                 group = [pcol]
             if not group:
                 continue
@@ -160,9 +162,15 @@ class LimitComposer:
             if found is None:
                 continue
             path, measure = found
+            # a column the catalog declares a limit, or one named as a cap, before any other the words name ("its
+            # monthly hour cap": monthly_hour_cap, not booked_hours for "hour")
+            lim_spec = ctx.tools[limit[0] or tool]
+            marked = 2 if limit[1] in naming.role_columns(lim_spec, "limit") else 1 if terms(limit[1]) & CAP_WORDS else 0
+            if not marked and set(after) & CAP_WORDS:
+                continue  # the question says a cap, and this column is none
             # a yes/no question ("Are all the parts within their limits?") is answered by what exceeds: none, or which
             plan = Plan(tool, {} if every else {params[0]["name"]: bound[0]}, g, limit, path, measure,
-                        within=fr.within and fr.how != "yes-no", score=scores.get(tool, 0.0) - len(path),
+                        within=fr.within and fr.how != "yes-no", score=scores.get(tool, 0.0) - len(path) + 10 * marked,
                         own_limit=not every and limit[0] is None and pcol is not None and all(
                             any(word_match(k, t) for t in terms(g)) for k in terms(pcol)))
             plans.append(plan)

@@ -78,6 +78,29 @@ def thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
     return (declared or strings or [None])[0]
 
 
+def said_with(spec: dict[str, Any], word: str) -> str | None:
+    """The string column a tool's description names next to a word of the question ("the manager in charge of it":
+    manager, for "Who is in charge of X?"): a column that is neither a parameter's nor a category, named within three
+    words of it in the description, the nearest one."""
+    params = set(spec.get("parameter_columns", {}))
+    roles = spec.get("roles") or {}
+    candidates = [c for c in cols(spec, ("string",)) if c not in params and roles.get(c) != "category"]
+    text = _description_lemmas(spec.get("description", ""))
+    at = [i for i, w in enumerate(text) if word_match(stem(word), w)]
+    best = None
+    for c in candidates:
+        names = [i for i, w in enumerate(text) if any(word_match(x, w) for x in terms(c.split("_")[-1]))]
+        d = min((abs(i - j) for i in at for j in names), default=None)
+        if d is not None and d <= 3 and (best is None or d < best[0]):
+            best = (d, c)
+    return best[1] if best else None
+
+
+@lru_cache(maxsize=1024)
+def _description_lemmas(description: str) -> tuple[str, ...]:
+    return tuple(stem(t.lemma_.lower()) for t in P.nlp()(description) if t.is_alpha)
+
+
 @lru_cache(maxsize=1024)
 def _listed(description: str) -> frozenset[str]:
     doc = P.nlp()(description)

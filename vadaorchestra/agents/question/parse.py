@@ -78,7 +78,24 @@ def noun_lemma(word: str) -> str:
     pipeline = nlp()
     doc = Doc(pipeline.vocab, words=[word])
     doc[0].pos_ = "NOUN"
-    return pipeline.get_pipe("lemmatizer")(doc)[0].lemma_.lower() or word
+    lemmatizer = pipeline.get_pipe("lemmatizer")
+    lemma = lemmatizer(doc)[0].lemma_.lower() or word
+    if lemma != word and lemma.isalpha():
+        # with no number given, every noun is read as a plural: "bus" would be "bu", "status" "statu". A word that
+        # is itself a known noun and whose rule-made lemma is not stays as it is ("buses": bus; "bus": bus).
+        known = _known_nouns(lemmatizer)
+        if word in known and lemma not in known:
+            return word
+    return lemma
+
+
+@cache
+def _known_nouns(lemmatizer) -> frozenset[str]:
+    """The pipeline's index of English nouns in their base form (its rule lemmatizer's own table)."""
+    try:
+        return frozenset(lemmatizer.lookups.get_table("lemma_index")["noun"])
+    except (KeyError, AttributeError):
+        return frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -339,6 +356,10 @@ class _Reader:
         if first is not None and first.lemma in IMPERATIVES and first.tag in ("VB", "NN", "NNP", "VBP") and \
                 first.dep == "ROOT":
             return self._imperative(first)
+        # "When does X expire?", "Where is X based?": the question asks for a time or a place, whatever noun the
+        # parser takes for its subject
+        if w and w[0].lemma in ("when", "where") and w[0].tag == "WRB":
+            return "wh", w[0].lemma, None
         # "how many X", "how much X"
         for t in w:
             if t.lemma == "how" and t.head != t.i:
@@ -686,6 +707,8 @@ class _Reader:
             if w[c].pos in ("VERB", "AUX") and own:
                 cc = next((x for x in self.kids(root, "cc", "punct") if x < c and x > root), None)
                 first = min([c, *self._subtree(c)])
+                if cc is None and not any(x.dep == "cc" or x.text in (",", ";") for x in w[root + 1:first]):
+                    continue  # no "and", no comma: a clause read as a conjunct ("the depots X is in charge of")
                 cuts.append(min(first, cc) if cc is not None else first)
         # a colon or a semicolon between two clauses with verbs of their own ("Take whoever controls X: which
         # companies does it control?")

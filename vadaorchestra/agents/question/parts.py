@@ -1,0 +1,162 @@
+"""The offline policy's composer for a question of several parts: "What fleet cap does Croydon Depot operate under,
+and how many buses does it have allocated?" is two questions about one depot, each answered by its own query.
+
+Each clause the parse found (``QuestionFrame.parts``) is read as a question of its own, its pronouns standing for the
+thing the whole question names ("it", "its": Croydon Depot), and composed by :class:`Composer`; the calls of all the
+parts run together, the rules of each part are named apart, and the answer gives each part's values in turn
+(``ctx.answer_parts``). The Verifier checks each part against its own frame (:func:`as_part`).
+
+A part that refers to another part's answer ("Which store has the most employees, and does *it* exceed its
+headcount?"), a part no single query answers, or a part that is a limit check, is not composed: the question is left
+to the other strategies, which refuse it by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from vadaorchestra.agents.context import RunContext
+from vadaorchestra.agents.plan import Call
+from vadaorchestra.agents.policy import Probe, RuleProposal
+from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question import parse as P
+from vadaorchestra.agents.question.compose import Composer
+from vadaorchestra.agents.question.frame import QuestionFrame
+
+Scores = Callable[[RunContext], tuple[dict[str, float], Callable[[str, str], float]]]
+
+
+@contextmanager
+def as_part(ctx: RunContext, part: QuestionFrame, values: list[Any] | None = None,
+            composer: Composer | None = None) -> Iterator[RunContext]:
+    """``ctx`` read as the part's question (its text, its frame, and its values when given), restored after; with
+    the part's ``composer``, only what its query called and derived is in sight (another part's tools and rules
+    are not this part's computation)."""
+    saved = ctx.question, ctx.frame, ctx.answer_values, ctx.predicates, ctx.synthesized, ctx.executed
+    ctx.question, ctx.frame = part.question, part
+    if values is not None:
+        ctx.answer_values = values
+    if composer is not None and composer.query is not None:
+        tools = set(Composer._tools(composer.query))
+        mine = composer.rows or "\0"
+        ctx.predicates = {k: v for k, v in ctx.predicates.items()
+                          if v.tool in tools or k.startswith(mine) or v.origin == "low"}
+        ctx.synthesized = [s for s in ctx.synthesized if s.output.startswith(mine)]
+        ctx.executed = {k: c for k, c in ctx.executed.items() if c.tool in tools or c.level == "low"}
+    try:
+        yield ctx
+    finally:
+        ctx.question, ctx.frame, ctx.answer_values, ctx.predicates, ctx.synthesized, ctx.executed = saved
+
+
+def _matches(fr: QuestionFrame) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The whole question's linked entities and kinds, as the entity finder gives them."""
+    ents = [{"value": e.value, "columns": list(e.columns), "parameters": list(e.parameters), "category": e.kind}
+            for e in fr.entities]
+    return [m for m in ents if not m["category"]], [m for m in ents if m["category"]]
+
+
+def _resolved(text: str, named: str) -> str | None:
+    """The part with its personal pronouns standing for ``named`` ("does it have": does Croydon Depot have; "its
+    cap": Croydon Depot's cap); None when it points at a thing by a demonstrative ("that strand", "this zone"), which
+    is another part's answer."""
+    doc = P.nlp()(text)
+    out, pos = [], 0
+    for t in doc:
+        if t.lower_ in ("that", "this", "these", "those") and t.dep_ == "det":
+            return None
+        if t.tag_ in ("PRP", "PRP$") and t.lower_ in ("it", "its", "they", "them", "their"):
+            out.append(text[pos:t.idx])
+            out.append(named + ("'s" if t.tag_ == "PRP$" else ""))
+            pos = t.idx + len(t.text)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+@dataclass
+class _Part:
+    frame: QuestionFrame
+    composer: Composer
+    text: str | None = None  # its answer
+
+
+class PartsComposer:
+    """One :class:`Composer` per part of the question."""
+
+    def __init__(self) -> None:
+        self.parts: list[_Part] = []
+
+    @property
+    def query(self):
+        return self.parts[0].composer.query if self.parts else None
+
+    @staticmethod
+    def applies(fr: QuestionFrame) -> bool:
+        return fr.compound and len(fr.parts) >= 2 and not fr.limit
+
+    def choose(self, ctx: RunContext, scores_of: Scores) -> list[Call]:
+        """The calls of every part's query; none when a part finds no query of its own."""
+        whole = frame.of(ctx)
+        ents, kinds = _matches(whole)
+        named = next((e.text or e.value for e in whole.entities if not e.kind), None)
+        parts: list[_Part] = []
+        calls: dict[str, Call] = {}
+        for i, text in enumerate(whole.parts):
+            if not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
+                text = _resolved(text, named) if named is not None and i > 0 else None
+                if text is None:
+                    return []
+            part = frame.build(text, ents, ctx.tools, kinds)
+            if i == 0 and (part.who or part.extreme):
+                # what the first part finds may be what the next one is about ("Which store ..., and does it ...")
+                if any(t.tag_ in ("PRP", "PRP$") for t in P.nlp()(" ".join(whole.parts[1:]))):
+                    return []
+            if part.compound or part.limit or not Composer.applies(part):
+                return []
+            composer = Composer()
+            composer.tag = f"part{i + 1}"
+            with as_part(ctx, part):
+                about, joined = scores_of(ctx)
+                chosen = composer.choose(ctx, about, joined)
+            if not chosen:
+                return []
+            calls.update({c.key: c for c in chosen})
+            parts.append(_Part(part, composer))
+        self.parts = parts
+        ctx.event("compose_parts", parts=[p.frame.question for p in parts])
+        return list(calls.values())
+
+    async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        out: list[Call] = []
+        for p in self.parts:
+            with as_part(ctx, p.frame):
+                out += await p.composer.replan(ctx, probe)
+        return out
+
+    async def synthesize(self, ctx: RunContext, probe: Probe) -> list[RuleProposal]:
+        out: list[RuleProposal] = []
+        for p in self.parts:
+            with as_part(ctx, p.frame):
+                out += await p.composer.synthesize(ctx, probe)
+        return out
+
+    def answer(self, ctx: RunContext) -> str | None:
+        """Each part's answer in turn; ``ctx.answer_parts`` their values, ``ctx.part_answers`` their texts."""
+        texts, values = [], []
+        for p in self.parts:
+            with as_part(ctx, p.frame, composer=p.composer):
+                p.text = p.composer.answer(ctx)
+                found = ctx.answer_values
+            if p.text is None:
+                return None
+            texts.append(p.text)
+            values.append(found)
+        ctx.answer_parts = values
+        ctx.part_frames = [p.frame for p in self.parts]
+        ctx.part_composers = [p.composer for p in self.parts]
+        ctx.part_answers = texts
+        ctx.answer_values = None
+        return "\n".join(texts)
