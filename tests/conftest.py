@@ -61,3 +61,28 @@ def concentration_data(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("concentration-data")
     module.generate(folder, seed=7)
     return folder
+
+
+# --- the suite leaves no temporary workspace or engine file behind ---------------------------------------------------
+_LEFT = ("vada-ws-", "vadaorchestra-")
+
+
+def _ours() -> set[str]:
+    import tempfile
+
+    return {p.name for p in Path(tempfile.gettempdir()).iterdir() if p.name.startswith(_LEFT)}
+
+
+def pytest_sessionstart(session) -> None:
+    session.config._vada_temp = _ours()
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    before = getattr(session.config, "_vada_temp", None)
+    if before is None:
+        return
+    left = sorted(_ours() - before)
+    if left:
+        session.config.get_terminal_writer().line(
+            f"the suite left {len(left)} temporary entries behind: {', '.join(left[:5])}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

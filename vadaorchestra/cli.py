@@ -164,44 +164,6 @@ def catalog_check(
     _check_catalog(folder, data)
 
 
-@app.command("call")
-def call_cmd(
-    tool: Annotated[str, typer.Argument(help="The catalog tool to run.", show_default=False)],
-    params: Annotated[list[str] | None, typer.Argument(help="Its parameters as NAME=VALUE (those of its "
-                                                       "dependencies too).", show_default=False)] = None,
-    catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")] = Path("."),
-    data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
-    engine: EngineOpt = "duckdb",
-    as_json: Annotated[bool, typer.Option("--json", help="The facts as JSON records.")] = False,
-) -> None:
-    """Run one catalog tool, after the tools it depends on, in a throw-away workspace, and print every fact of its
-    output (CSV with a header, sorted); what ran is said on standard error."""
-    from vadaorchestra.mcp_server.call import call_tool, parse_assignments
-    from vadaorchestra.mcp_server.catalog import Catalog
-
-    try:
-        if engine != "duckdb":
-            from vadaorchestra.datalog.engines import pick_engine
-
-            engine = pick_engine(engine)
-        result = call_tool(Catalog.load(catalog, data), tool, parse_assignments(params or []), engine=engine)
-    except VadaError as exc:
-        _fail(exc)
-    for name, given, facts in result.ran:
-        args = ", ".join(f"{k}={v!r}" for k, v in given.items())
-        typer.echo(f"{name}({args}) -> {facts} facts", err=True)
-    if as_json:
-        import json
-
-        typer.echo(json.dumps([dict(zip(result.columns, row, strict=True)) for row in result.rows], indent=2, default=str))
-        return
-    import csv
-
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(result.columns)
-    writer.writerows(result.rows)
-
-
 TimeLimitOpt = Annotated[float, typer.Option("--time-limit", help="Seconds the command's programs may run before "
                                              "they are interrupted (0: no limit).")]
 MemoryLimitOpt = Annotated[int | None, typer.Option("--memory-limit", help="MiB of memory for the engine (DuckDB's "
@@ -222,10 +184,63 @@ def _memory_bytes(mib: int | None) -> int:
         return 4 << 30
 
 
+def _check_time_limit(seconds: float) -> None:
+    if seconds < 0:
+        _fail(VadaError(f"--time-limit must be 0 (no limit) or positive, got {seconds:g}"))
+
+
 def _stopped(exc, what: str) -> None:
     """One line for a command a signal stopped, and its exit code (130 for SIGINT, 143 for SIGTERM)."""
     typer.echo(f"stopped ({exc}): {what} was interrupted; nothing was written", err=True)
     raise typer.Exit(exc.exit_code)
+
+
+@app.command("call")
+def call_cmd(
+    tool: Annotated[str, typer.Argument(help="The catalog tool to run.", show_default=False)],
+    params: Annotated[list[str] | None, typer.Argument(help="Its parameters as NAME=VALUE (those of its "
+                                                       "dependencies too).", show_default=False)] = None,
+    catalog: Annotated[Path, typer.Option("--catalog", help="Folder of tool programs (*.dl).")] = Path("."),
+    data: Annotated[Path | None, typer.Option("--data", help="Data root for @bind paths (default: the catalog).")] = None,
+    engine: EngineOpt = "duckdb",
+    as_json: Annotated[bool, typer.Option("--json", help="The facts as JSON records.")] = False,
+    time_limit: TimeLimitOpt = TIME_LIMIT,
+    memory_limit: MemoryLimitOpt = None,
+) -> None:
+    """Run one catalog tool, after the tools it depends on, in a throw-away workspace, and print every fact of its
+    output (CSV with a header, sorted); what ran is said on standard error. Ctrl-C stops it (exit 130)."""
+    from vadaorchestra.mcp_server.call import call_tool, parse_assignments
+    from vadaorchestra.mcp_server.catalog import Catalog
+    from vadaorchestra.stopping import Stopped, bounded
+
+    _check_time_limit(time_limit)
+    memory = _memory_bytes(memory_limit)
+    try:
+        if engine != "duckdb":
+            from vadaorchestra.datalog.engines import pick_engine
+
+            engine = pick_engine(engine)
+        loaded = Catalog.load(catalog, data)
+        assignments = parse_assignments(params or [])
+        result = bounded(lambda budget: call_tool(loaded, tool, assignments, engine=engine, budget=budget,
+                                                  memory_limit=memory), seconds=time_limit or None)
+    except Stopped as exc:
+        _stopped(exc, f"the call of {tool}")
+    except VadaError as exc:
+        _fail(exc)
+    for name, given, facts in result.ran:
+        args = ", ".join(f"{k}={v!r}" for k, v in given.items())
+        typer.echo(f"{name}({args}) -> {facts} facts", err=True)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps([dict(zip(result.columns, row, strict=True)) for row in result.rows], indent=2, default=str))
+        return
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(result.columns)
+    writer.writerows(result.rows)
 
 
 @datalog_app.command("run")
@@ -256,8 +271,7 @@ def datalog_run(
     if timeout is not None:
         _fail(VadaError(f"--timeout was replaced by --time-limit (seconds, for every engine): use --time-limit "
                         f"{timeout:g}"))
-    if time_limit < 0:
-        _fail(VadaError(f"--time-limit must be 0 (no limit) or positive, got {time_limit:g}"))
+    _check_time_limit(time_limit)
     memory = _memory_bytes(memory_limit)
     con = duckdb.connect()
     con.execute(f"SET memory_limit = '{max(1, memory >> 20)}MiB'")
@@ -438,13 +452,17 @@ def ask_cmd(
                                           "counts) on standard output, and no progress.")] = False,
     reading: Annotated[int | None, typer.Option("--reading", min=1, help="When the question can be read several "
                                                 "ways (the answer lists them), run reading N.")] = None,
+    time_limit: TimeLimitOpt = TIME_LIMIT,
 ) -> None:
     """Answer QUESTION with the four agents over the catalog's MCP tools, showing progress; write the trace (and
-    say where). Exit 2 when the answer is not verified."""
+    say where). Exit 2 when the answer is not verified; Ctrl-C stops the run (exit 130) and removes its trace."""
     from rich.console import Console
 
     from vadaorchestra.agents.pipeline import Settings
     from vadaorchestra.agents.run import ask_sync
+    from vadaorchestra.stopping import Stopped, bounded
+
+    _check_time_limit(time_limit)
 
     console = Console(stderr=True)
     model_client = None
@@ -463,11 +481,17 @@ def ask_cmd(
             trace = Path("runs") / "ask" / time.strftime("%Y%m%d-%H%M%S") / "trace.dl"
             while trace.parent.exists():
                 trace = trace.parent.with_name(trace.parent.name + "-1") / "trace.dl"
-        result = ask_sync(question, catalog=catalog, data=data, engine=engine, model_client=model_client,
-                          trace=trace, report=report,
-                          settings=Settings(max_iterations=max_iterations, reading=reading),
-                          progress=(lambda _msg: None) if as_json else
-                          (lambda msg: console.print(f"• {msg}", style="dim", highlight=False, markup=False)))
+        made = [p for p in (trace, report) if p is not None and not p.exists()]
+        made += [trace.parent] if trace is not None and not trace.parent.exists() else []
+        result = bounded(lambda _budget: ask_sync(
+            question, catalog=catalog, data=data, engine=engine, model_client=model_client, trace=trace,
+            report=report, settings=Settings(max_iterations=max_iterations, reading=reading),
+            progress=(lambda _msg: None) if as_json else
+            (lambda msg: console.print(f"• {msg}", style="dim", highlight=False, markup=False))),
+            seconds=time_limit or None, everything=True, cleanup=lambda: _remove(made))
+    except Stopped as exc:
+        _remove(made)
+        _stopped(exc, "the question's run")
     except VadaError as exc:
         _fail(exc)
     say = (lambda _msg: None) if as_json else (lambda msg: console.print(msg, highlight=False, markup=False))
@@ -490,6 +514,15 @@ def ask_cmd(
             f"trace written to {', '.join(written)}")
     if not result.verified:
         raise typer.Exit(2)
+
+
+def _remove(paths: list[Path]) -> None:
+    """The files and folders a stopped command had begun to write."""
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
 
 
 def _page(trace: Path, say) -> Path | None:
@@ -535,12 +568,16 @@ def replay_cmd(
     verify_engines: Annotated[bool, typer.Option("--verify-engines", help="Replay on DuckDB and on Soufflé (or the "
                                                  "--engine given, e.g. spark) and report every predicate whose facts "
                                                  "differ between them.")] = False,
+    time_limit: TimeLimitOpt = TIME_LIMIT,
 ) -> None:
     """Re-execute TRACE with no LLM; exit 1 naming each predicate whose facts differ from the recorded hashes (or,
     with --verify-engines, between the two engines)."""
     from vadaorchestra.agents.replay import replay
     from vadaorchestra.audit.engines import verify_engines as on_both
     from vadaorchestra.datalog.engines import pick_engine
+    from vadaorchestra.stopping import Stopped, bounded
+
+    _check_time_limit(time_limit)
 
     try:
         # the engine is checked once, here: a missing Soufflé is one line, not one error per step
@@ -552,10 +589,14 @@ def replay_cmd(
             engine = pick_engine(engine)
         elif _trace_engine(trace) == "souffle":
             pick_engine("souffle")
-        if verify_engines:
-            reports, differences, notes = on_both(trace, engines=("duckdb", other), catalog=catalog, data=data)
-        else:
-            reports, differences, notes = [replay(trace, catalog=catalog, data=data, engine=engine)], [], []
+        def work(_budget):
+            if verify_engines:
+                return on_both(trace, engines=("duckdb", other), catalog=catalog, data=data)
+            return [replay(trace, catalog=catalog, data=data, engine=engine)], [], []
+
+        reports, differences, notes = bounded(work, seconds=time_limit or None, everything=True)
+    except Stopped as exc:
+        _stopped(exc, f"the replay of {trace}")
     except VadaError as exc:
         _fail(exc)
     for n in notes:
@@ -715,12 +756,19 @@ def eval_cmd(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per question.")] = 300.0,
     engine: EngineOpt = "duckdb",
 ) -> None:
-    """Evaluate an approach on a QA dataset: per-question records (JSONL), a summary, and the figures."""
+    """Evaluate an approach on a QA dataset: per-question records (JSONL), a summary, and the figures. Ctrl-C stops
+    it (exit 130); the records of the questions done stay, and a run with the same --out resumes after them."""
     from vadaorchestra.eval import run_eval
+    from vadaorchestra.stopping import Stopped, bounded
 
     try:
-        code = run_eval(dataset, approach, model, judge, limit, out, engine=engine, model_path=model_path,
-                        sample=sample, seed=seed, timeout=timeout)
+        code = bounded(lambda _budget: run_eval(dataset, approach, model, judge, limit, out, engine=engine,
+                                                model_path=model_path, sample=sample, seed=seed, timeout=timeout),
+                       everything=True)
+    except Stopped as exc:
+        typer.echo(f"stopped ({exc}): the evaluation of {dataset} was interrupted; the records of the questions "
+                   "answered so far are kept", err=True)
+        raise typer.Exit(exc.exit_code) from None
     except VadaError as exc:
         _fail(exc)
     raise typer.Exit(code)
@@ -820,8 +868,12 @@ def run_scenario(
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses and pickling look the module up by name
     spec.loader.exec_module(module)
+    from vadaorchestra.stopping import Stopped, bounded
+
     try:
-        code = module.main(list(ctx.args))
+        code = bounded(lambda _budget: module.main(list(ctx.args)), everything=True)
+    except Stopped as exc:
+        _stopped(exc, f"the scenario {scenario}")
     except VadaError as exc:
         _fail(exc)
     except SystemExit as exc:  # the script's argparse: --help, or a usage error it has printed

@@ -19,7 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from vadaorchestra.datalog.limits import Budget
+from vadaorchestra.datalog.limits import Budget, cancel_all
+from vadaorchestra.errors import VadaError
 
 GRACE = 2.0  # seconds the work has to stop after a signal before the process exits without it
 T = TypeVar("T")
@@ -38,9 +39,11 @@ class Stopped(Exception):
 
 
 def bounded(work: Callable[[Budget], T], *, seconds: float | None = None,
-            cleanup: Callable[[], Any] | None = None) -> T:
+            cleanup: Callable[[], Any] | None = None, everything: bool = False) -> T:
     """``work(budget)`` within ``seconds`` (None: no limit), stopped by SIGINT or SIGTERM; raises :class:`Stopped`
-    after a signal (the work's own error otherwise, such as the budget's ``LimitExceeded``)."""
+    after a signal (the work's own error otherwise, such as the budget's ``LimitExceeded``). With ``everything`` the
+    signal or the time limit cancels every call running in the process (work whose calls run under budgets of their
+    own, in an MCP server's threads: replay, ask); the time limit is then reported as such."""
     budget = Budget(seconds)
     box: dict[str, Any] = {}
 
@@ -56,6 +59,8 @@ def bounded(work: Callable[[Budget], T], *, seconds: float | None = None,
         if not caught:
             caught.append((signum, time.monotonic()))
         budget.cancel()
+        if everything:
+            cancel_all()
 
     main = threading.current_thread() is threading.main_thread()
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
@@ -63,13 +68,26 @@ def bounded(work: Callable[[Budget], T], *, seconds: float | None = None,
     try:
         with budget:
             worker.start()
+            spread = False
             while worker.is_alive():
                 worker.join(0.05)
+                if everything and budget.reason == "time" and not spread:
+                    spread = True
+                    cancel_all()
                 if caught and time.monotonic() - caught[0][1] > GRACE:
                     break  # the work did not stop: leave it
+                if seconds is not None and time.monotonic() - budget.created > seconds + GRACE:
+                    break  # its time ran out and it did not stop (a Spark session still starting)
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+    if worker.is_alive() and not caught:
+        if cleanup is not None:
+            cleanup()
+        sys.stderr.write(f"error: time limit exceeded: the work ran longer than {seconds:g} s and did not stop within "
+                         f"{GRACE:g} s; it was abandoned and nothing was written\n")
+        sys.stderr.flush()
+        os._exit(1)
     if caught:
         if worker.is_alive():
             if cleanup is not None:
@@ -80,6 +98,8 @@ def bounded(work: Callable[[Budget], T], *, seconds: float | None = None,
             os._exit(128 + caught[0][0])
         raise Stopped(caught[0][0])
     if "error" in box:
+        if everything and budget.reason == "time" and isinstance(box["error"], VadaError):
+            raise budget.error() from None  # the calls were cancelled because the command's time ran out
         raise box["error"]
     return box["result"]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -19,6 +20,16 @@ from typing import Any, Literal
 from vadaorchestra.errors import Cancelled, Diagnostic, EngineError, LimitExceeded, Span
 
 REPEAT = 0.05  # seconds between interrupts once a budget has tripped
+_ARMED: weakref.WeakSet[Budget] = weakref.WeakSet()  # the budgets of the calls running in this process
+_ARMED_LOCK = threading.Lock()
+
+
+def cancel_all() -> None:
+    """Cancel every call running in this process (a command stopped by Ctrl-C, whatever server thread runs them)."""
+    with _ARMED_LOCK:
+        running = list(_ARMED)
+    for budget in running:
+        budget.cancel()
 
 
 class Budget:
@@ -40,6 +51,8 @@ class Budget:
         self._committed = False
 
     def __enter__(self) -> Budget:
+        with _ARMED_LOCK:
+            _ARMED.add(self)
         if self.seconds is not None:
             left = max(0.0, self.seconds - (time.monotonic() - self.created))
             self._timer = threading.Timer(left, self.trip, ("time",))
@@ -53,6 +66,8 @@ class Budget:
     def finish(self) -> None:
         """The call ended: stop the clock and the interrupts."""
         self._done.set()
+        with _ARMED_LOCK:
+            _ARMED.discard(self)
         if self._timer is not None:
             self._timer.cancel()
 
@@ -124,4 +139,4 @@ class Budget:
         return LimitExceeded(message, [Diagnostic(span, message)] if span else [], text, limit="time")
 
 
-__all__ = ["Budget"]
+__all__ = ["Budget", "cancel_all"]

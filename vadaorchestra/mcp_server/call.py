@@ -3,14 +3,18 @@ workspace, with the parameters each of them takes out of the ones given; then ev
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vadaorchestra.datalog.sql import quote_ident
 from vadaorchestra.errors import VadaError
 from vadaorchestra.mcp_server.catalog import Catalog, ToolParam
 from vadaorchestra.mcp_server.workspace import Workspace
+
+if TYPE_CHECKING:
+    from vadaorchestra.datalog.limits import Budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +57,11 @@ def convert(tool: str, param: ToolParam, text: str) -> Any:
         raise VadaError(f"tool {tool!r}: parameter {param.name!r} is {param.type}, not {text!r}") from None
 
 
-def call_tool(catalog: Catalog, tool: str, given: Mapping[str, str], *, engine: str = "duckdb") -> ToolCall:
-    """Run ``tool`` and its dependencies (each with the parameters of ``given`` it declares) and return its facts."""
+def call_tool(catalog: Catalog, tool: str, given: Mapping[str, str], *, engine: str = "duckdb",
+              budget: Budget | None = None, memory_limit: int | None = None) -> ToolCall:
+    """Run ``tool`` and its dependencies (each with the parameters of ``given`` it declares) and return its facts;
+    all of it one call under ``budget`` (its time limit and cancellation), with ``memory_limit`` bytes of DuckDB
+    memory."""
     order = catalog.closure(catalog.get(tool).name)
     declared = {p.name for name in order for p in catalog.get(name).params}
     unknown = sorted(set(given) - declared)
@@ -64,18 +71,20 @@ def call_tool(catalog: Catalog, tool: str, given: Mapping[str, str], *, engine: 
         problems = [f"unknown parameter {n!r}" for n in unknown] + [f"missing parameter {n!r}" for n in missing]
         raise VadaError(f"tool {tool!r}: {'; '.join(problems)}. With its dependencies "
                         f"({', '.join(order[:-1]) or 'none'}) it takes {takes}")
-    ws = Workspace(catalog, engine=engine)
+    ws = Workspace(catalog, engine=engine, memory_limit=memory_limit,
+                   time_limit=budget.seconds if budget is not None else None)
     try:
-        ran = []
-        for name in order:
-            spec = catalog.get(name)
-            params = {p.name: convert(name, p, given[p.name]) for p in spec.params}
-            result = ws.invoke(name, params)
-            ran.append((name, params, result["facts"]))
-        spec = catalog.get(tool)
-        cols = ", ".join(quote_ident(c) for c in spec.columns)
-        rows = ws.con.execute(f"SELECT {cols} FROM main.{quote_ident(spec.output)} ORDER BY ALL").fetchall()
-        return ToolCall(spec.name, spec.output, spec.columns, rows, ran)
+        with ws.bounded(budget) if budget is not None else contextlib.nullcontext():
+            ran = []
+            for name in order:
+                spec = catalog.get(name)
+                params = {p.name: convert(name, p, given[p.name]) for p in spec.params}
+                result = ws.invoke(name, params)
+                ran.append((name, params, result["facts"]))
+            spec = catalog.get(tool)
+            cols = ", ".join(quote_ident(c) for c in spec.columns)
+            rows = ws.con.execute(f"SELECT {cols} FROM main.{quote_ident(spec.output)} ORDER BY ALL").fetchall()
+            return ToolCall(spec.name, spec.output, spec.columns, rows, ran)
     finally:
         ws.remove()
 
