@@ -87,8 +87,15 @@ def test_duckdb_sums_are_the_exact_reference_bit_for_bit(drawn):
     assert all(_bits(avgs[k]) == _bits(_reference(values) / len(values)) for k, values in enumerate(drawn))
 
 
-@pytest.mark.skipif(shutil.which("souffle") is None, reason="souffle is not on PATH")
-def test_souffle_gives_duckdbs_bits(drawn):
-    theirs, ours = _sums("souffle", drawn), _sums("duckdb", drawn)
+@pytest.mark.parametrize("engine", [
+    pytest.param("souffle", marks=pytest.mark.skipif(shutil.which("souffle") is None, reason="souffle is not on PATH")),
+    pytest.param("spark", marks=pytest.mark.spark)])
+def test_every_engine_gives_duckdbs_bits(drawn, engine):
+    if engine == "spark":
+        from vadaorchestra.datalog.engines.spark_engine import spark_available
+
+        if (why := spark_available()) is not None:
+            pytest.skip(str(why))
+    theirs, ours = _sums(engine, drawn), _sums("duckdb", drawn)
     for got, want in zip(theirs, ours, strict=True):  # the sums, then the averages
         assert {k: _bits(v) for k, v in got.items()} == {k: _bits(v) for k, v in want.items()}

@@ -168,3 +168,45 @@ async def test_the_mcp_server_runs_its_tools_and_synthesized_rules_on_spark(spar
     assert out["engine"] == "spark"
     assert ran["cardinality"] == 2 and card["cardinality"] == 2  # the small results, kept in the workspace
     assert {f["c0"]: round(f["c2"], 3) for f in ran["preview"]} == {"DeepLogic Ltd": 16.375, "NeuralLinker SpA": 14.375}
+
+
+RUNTIME_ERRORS = {
+    "cast": ('@bind("t", "csv", "data", "t.csv").\n@mapping("t", 0, "a", "string"). @mapping("t", 1, "b", "int").\n'
+             '@output("q").\nq(X, S) :- t(X, B), S = B * 2.\n', "a,b\nx,1\ny,zz\n"),
+    "overflow": ('@bind("t", "csv", "data", "t.csv").\n@mapping("t", 0, "a", "string"). @mapping("t", 1, "b", "int").\n'
+                 '@output("q").\nq(X, S) :- t(X, B), S = B * 9223372036854775807.\n', "a,b\nx,1\ny,3\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RUNTIME_ERRORS))
+def test_a_runtime_error_prints_only_the_located_error(tmp_path, case):
+    """(pyspark once logged a 6-7 KB JSON line with the JVM's stack before the engine's own located error)"""
+    import subprocess
+    import sys
+
+    program, data = RUNTIME_ERRORS[case]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "t.csv").write_text(data)
+    (tmp_path / "p.dl").write_text(program)
+    res = subprocess.run([sys.executable, "-m", "vadaorchestra.cli", "datalog", "run", str(tmp_path / "p.dl"),
+                          "--data", str(tmp_path), "--engine", "spark", "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=300)
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 1 and len(lines) == 3, res.stderr
+    assert lines[0].startswith(f"{tmp_path / 'p.dl'}:") and ": error: " in lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_program_that_is_not_valid_fails_before_the_spark_session_starts():
+    import subprocess
+    import sys
+
+    code = ("from vadaorchestra.datalog import api\n"
+            "import vadaorchestra.datalog.engines.spark_engine as se\n"
+            "try:\n"
+            "    api.run('@input(\"e\"). @output(\"q\").\\nq(X) :- e(X, Y), Y > \"a\", Y > 3.\\n', engine='spark',\n"
+            "            inputs={'e': [(1, 2)]})\n"
+            "except Exception as exc:\n"
+            "    print(type(exc).__name__, se._SESSION is None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300).stdout
+    assert out.strip() == "ValidationError True", out

@@ -285,19 +285,29 @@ def run(
                      if k in body_predicates(program)}
         external_columns: dict[str, tuple[str, ...]] = {}
         options = dict(engine_options or {})
-        if engine == "spark":
+        # the session catalog's tables the program reads (the database's come first); a rule written at run time
+        # reads the workspace only. The Spark session starts only once the program is valid (seconds), unless the
+        # program reads tables of its catalog, whose types the validation needs.
+        defined = program.fact_predicates() | {h.pred for r in program.rules for h in r.head}
+        from_catalog = set() if engine != "spark" or synthesized else \
+            body_predicates(program) - defined - set(externals) - set(database_schemas(con)[0])
+        if from_catalog:
+            try:  # an error besides the catalog's predicates is reported before the session starts
+                validate(program, data_root=data_root, connection=con, synthesized=synthesized, externals=externals)
+            except ValidationError as exc:
+                if not all("is not defined" in d.message for d in exc.diagnostics):
+                    raise
             from vadaorchestra.datalog.engines.spark_engine import catalog_schemas, spark_session
 
             options["spark"] = options.get("spark") or spark_session(options.pop("master", None))
-        if engine == "spark" and not synthesized:
-            # the session catalog's tables the program reads (the database's come first); a rule written at run time
-            # reads the workspace only
-            defined = program.fact_predicates() | {h.pred for r in program.rules for h in r.head}
-            wanted = body_predicates(program) - defined - set(externals) - set(database_schemas(con)[0])
-            spark_types, external_columns = catalog_schemas(options["spark"], wanted)
+            spark_types, external_columns = catalog_schemas(options["spark"], from_catalog)
             externals.update(spark_types)
         analysis = validate(program, data_root=data_root, connection=con, synthesized=synthesized,
                             externals=externals, external_columns=external_columns)
+        if engine == "spark" and not options.get("spark"):
+            from vadaorchestra.datalog.engines.spark_engine import spark_session
+
+            options["spark"] = spark_session(options.pop("master", None))
         wanted = list(outputs if outputs is not None else analysis.outputs)
         for pred in wanted:
             if pred not in analysis.predicates:

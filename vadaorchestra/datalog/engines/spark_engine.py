@@ -29,7 +29,6 @@ import contextlib
 import functools
 import os
 import re
-import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -85,7 +84,7 @@ def spark_available() -> str | None:
 def spark_session(master: str | None = None, conf: Mapping[str, str] | None = None) -> SparkSession:
     """The process's SparkSession, started on first use: ``master`` (default ``$VADA_SPARK_MASTER`` or ``local[*]``)
     and ``conf`` apply when this call starts it. Small shuffles (4 partitions, adaptive execution), no UI, the JVM's
-    logging quiet and its own output in a temporary file (named in the error when it does not start)."""
+    logging quiet and its own output in :func:`log_path` (named in the error when it does not start)."""
     conf_extra = conf
     why = spark_available()
     if why is not None:
@@ -117,8 +116,9 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
                 .set("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={quiet}"))
         for key, value in (conf_extra or {}).items():
             conf = conf.set(key, value)
-        # the JVM's own output (its start-up notices, a crash) goes to a file, not into the user's terminal
-        log = tempfile.NamedTemporaryFile(prefix="vadaorchestra-spark-", suffix=".log", delete=False)  # noqa: SIM115
+        # the JVM's own output (its start-up notices, a crash) goes to a file, not into the user's terminal: one known
+        # place, the previous session's kept beside it as spark.log.1
+        log = _log_file()
         try:
             gateway = launch_gateway(conf, popen_kwargs={"stdout": log, "stderr": log})
         except Exception as exc:  # noqa: BLE001 - pyspark raises several kinds; the JVM's log says why
@@ -130,7 +130,37 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
             context = SparkContext(conf=conf, gateway=gateway)
             _SESSION = SparkSession(context)
         context.setLogLevel("OFF")
+        _quiet_python_loggers()
         return _SESSION
+
+
+def _quiet_python_loggers() -> None:
+    """pyspark logs every SQL error as a JSON line with the JVM's stack (6-7 KB) before raising it; the engine reports
+    the error itself, located, so those loggers are silenced."""
+    import logging
+
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:  # an older pyspark: no such logger
+        return
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 10)
+
+
+def log_path() -> Path:
+    """Where the Spark JVM's output goes: ``$VADA_SPARK_LOG``, else ``spark.log`` in the cache folder
+    (``$XDG_CACHE_HOME/vadaorchestra``, else ``~/.cache/vadaorchestra``)."""
+    if os.environ.get("VADA_SPARK_LOG"):
+        return Path(os.environ["VADA_SPARK_LOG"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "vadaorchestra" / "spark.log"
+
+
+def _log_file():
+    path = log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        path.replace(path.with_name(path.name + ".1"))  # rotated: the last two sessions' logs, never more
+    return path.open("wb")
 
 
 # --- DuckDB's dialect rendered for Spark ------------------------------------------------------------------------------
@@ -185,17 +215,20 @@ _SCALE = "18446744073709551616.0"  # 2^64, as sql._EXACT_SUM writes it
 
 
 def exact_units(x: str) -> str:
-    """``x`` (a double) as the exact integer number of 2^-64 units, a DECIMAL(38,0), rounded to the nearest unit: what
-    DuckDB's ``CAST(x * 2^64 AS HUGEINT)`` gives. Spark converts a double to a decimal through its shortest decimal
-    string (100 * 2^64 becomes 1844674407370955200000, not …161600), so the value is cut into pieces each exact as a
-    BIGINT: the whole part, then two 32-bit parts of the fraction (taking a double's whole or fractional part, or
-    scaling it by a power of two, is exact)."""
-    frac = f"({x} - FLOOR({x}))"
+    """``x`` (a double) as the exact integer number of 2^-64 units, a DECIMAL(38,0), rounded to the nearest unit with
+    ties to even: what DuckDB's ``CAST(x * 2^64 AS HUGEINT)`` gives. Spark converts a double to a decimal through its
+    shortest decimal string (100 * 2^64 becomes 1844674407370955200000, not …161600), so the magnitude is cut into
+    pieces each exact as a BIGINT: the whole part, then two 32-bit parts of the fraction (a non-negative double's whole
+    or fractional part, or its product with a power of two, is exact; for a negative one ``x - FLOOR(x)`` is ``1 + x``,
+    which is not), the last one rounded with ``BROUND`` (ties to even; ``ROUND`` rounds them away from zero); the sign
+    is applied to the whole."""
+    a = f"ABS({x})"
+    frac = f"({a} - FLOOR({a}))"
     hi = f"({frac} * 4294967296.0D)"
     lo = f"(({hi} - FLOOR({hi})) * 4294967296.0D)"
     d = "DECIMAL(38, 0)"
-    return (f"(CAST(FLOOR({x}) AS {d}) * CAST(18446744073709551616 AS {d}) + CAST(FLOOR({hi}) AS {d}) * "
-            f"CAST(4294967296 AS {d}) + CAST(ROUND({lo}) AS {d}))")
+    return (f"(CAST(SIGN({x}) AS {d}) * (CAST(FLOOR({a}) AS {d}) * CAST(18446744073709551616 AS {d}) + "
+            f"CAST(FLOOR({hi}) AS {d}) * CAST(4294967296 AS {d}) + CAST(BROUND({lo}) AS {d})))")
 
 
 def _name(table: str) -> str:
