@@ -118,3 +118,32 @@ def test_a_count_within_a_cap_is_a_yes_no_answer(depots):
     assert over.verified and over.ctx.answer_values == ["Croydon Depot"], over.answer  # 3 buses, cap 2
     within = _ask("Is the number of buses at Mill Hill Outstation within its fleet cap?", depots)
     assert within.verified and within.ctx.answer_values == [], within.answer  # 1 bus, cap 4
+
+
+def test_who_leads_and_how_many_is_answered_part_by_part(depots):
+    # "it" after a who-question is the thing the question names (someone leads it), not the one the first part finds
+    result = _ask("Who is in charge of Croydon Depot, and how many buses does it have?", depots)
+    assert result.verified and result.ctx.answer_parts == [["Ruth Adeyemi"], [3]], result.answer
+
+
+def test_a_part_the_answer_does_not_give_is_refused(depots):
+    # ("Which boats does X have, and how many launches ...?" was answered with the count alone, verified)
+    from vadaorchestra.agents.context import PredicateView, RunContext
+    from vadaorchestra.agents.question.frame import build
+    from vadaorchestra.agents.reading import _parts
+
+    q = "Which buses does Croydon Depot have, and how many seats do they have in total?"
+    tools = {"get_depot_fleet": {"name": "get_depot_fleet", "output_predicate": "depot_bus",
+                                 "description": "Fleet of a depot: every bus allocated there."}}
+    ctx = RunContext(question=q, tools=tools)
+    ctx.frame = build(q, [{"value": "Croydon Depot", "columns": ["depot_bus.depot"],
+                           "parameters": ["get_depot_fleet.depot_name"], "category": False}], tools)
+    ctx.predicates["depot_bus"] = PredicateView("depot_bus", "high", "get_depot_fleet", 2,
+                                                [{"name": "depot", "type": "string"}, {"name": "bus", "type": "string"},
+                                                 {"name": "seats", "type": "int"}], {"depot": "depot_name"},
+                                                [{"depot": "Croydon Depot", "bus": "CD101", "seats": 62},
+                                                 {"depot": "Croydon Depot", "bus": "CD102", "seats": 62}])
+    ctx.answer = "total seats for Croydon Depot: 124."
+    assert any("'Which buses does Croydon Depot have'" in p for p in _parts(ctx.frame, ctx))
+    ctx.answer = "buses CD101, CD102; total seats: 124."
+    assert not any("Which buses" in p for p in _parts(ctx.frame, ctx))

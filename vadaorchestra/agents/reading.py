@@ -148,7 +148,9 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if not all(isinstance(v, str) for v in values):
         return []
     head = (fr.asked_head,) if fr.asked_head else fr.asks_for[:1]
-    asked = fr.asked_text
+    if not head and fr.who and fr.verb and fr.verb not in frame.STOPWORDS:
+        head = (fr.verb,)  # "Who is X's agent?": the agent column, when the answer's predicate has one
+    asked = fr.asked_text or " ".join(head)
     for view, cols in _answer_views(ctx, values):
         free = [c for c in view.columns if c not in view.param_columns]
         # a column whose head word is the asked noun ("club", not "club_kind")
@@ -157,12 +159,12 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             return [f"the question asks for {asked or ' '.join(fr.asks_for)}, and the answer gives values of "
                     f"{', '.join(cols)} in {view.name}, not of {named_free[0]}"]
         roles = (ctx.tools.get(view.tool or "") or {}).get("roles") or {}
-        if fr.who and not head and cols and all(roles.get(c) == "category" for c in cols):
+        if fr.who and not (fr.asked_head or fr.asks_for) and cols and all(roles.get(c) == "category" for c in cols):
             # "Who is in charge of X?" answered with X's unit type: a who-question asks for someone, and a category's
             # values are kinds of things
             return [f"the question asks who, and the answer gives values of {', '.join(cols)} in {view.name}, "
                     f"a kind of thing, not someone"]
-        if fr.who and not head:
+        if fr.who and not (fr.asked_head or fr.asks_for):
             # "Who operates Berth E5?": the one who does the verb is in the column the verb names (operator), when
             # the answer's predicate has one
             for r in fr.relations:
@@ -236,11 +238,19 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             ok = bool(aggregates & {"sum", "msum"})
         elif part.share:
             ok = "ratio" in kinds or any("ratio" in s.kind or "share" in s.output for s in ctx.synthesized)
-        elif part.asks_for:
-            # values of what the part asks: a predicate (its name, its columns, its tool's) named by its words
-            ok = any(asked_columns(part.asks_for, v.columns) or any(
-                word_match(w, x) for w in part.asks_for for x in terms(v.name) | relations.identity(
-                    ctx.tools.get(v.tool or "", {"name": v.name}))) for v in ctx.answer_predicates() if v.facts)
+        else:
+            # values of what the part asks (its noun; for "Who leads X?", its verb): a predicate (its name, its
+            # columns, its tool's) named by those words, and one of its values in the answer ("Which boats does X
+            # have, and how many launches ...?" answered with the count alone does not answer the first part)
+            words = part.asks_for or tuple(w for w in (part.verb,) if w and w not in frame.STOPWORDS) or part.words
+            named = [v for v in ctx.answer_predicates() if v.facts and (asked_columns(words, v.columns) or any(
+                word_match(w, x) for w in words for x in terms(v.name) | relations.identity(
+                    ctx.tools.get(v.tool or "", {"name": v.name}))))]
+            text_of = (ctx.answer or "").lower()
+            ok = any(isinstance(x, str) and len(x) > 1 and x.lower() in text_of for v in named for f in v.facts
+                     for c, x in f.items() if c not in v.param_columns and (
+                         not asked_columns(words, v.columns) or c in asked_columns(words, v.columns))
+                     ) if ctx.answer else bool(named)
         if not ok:
             out.append(f"the question asks {text!r}, and no step of the computation answers that part")
     return out

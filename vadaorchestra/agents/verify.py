@@ -328,10 +328,13 @@ def aggregates(ctx: RunContext) -> list[tuple[str, str, str, list[str], set[str]
     return out
 
 
-def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[str], head: str | None = None) -> bool:
+def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[str], head: str | None = None,
+                     measures: frozenset[str] = frozenset()) -> bool:
     """A count answers "how many X" when it counts the column named like X; or, when no column of its predicate is,
-    when the predicate's tool speaks of X (guarantors: "the companies that guarantee its loans"). Of a compound
-    ("customer feeders") the column named by its last word, when one is."""
+    when the predicate's tool speaks of X (guarantors: "the companies that guarantee its loans") and the column
+    counted holds things, not ``measures`` (columns the catalog declares dates, amounts, kinds, levels or limits:
+    "How many copies were sold?" over sales per period is no count of the periods). Of a compound ("customer
+    feeders") the column named by its last word, when one is."""
     def named(col: str) -> bool:
         return any(word_match(n, w) for n in noun for w in _words(col))
 
@@ -340,7 +343,7 @@ def _counts_the_noun(noun: set[str], column: str, others: list[str], words: set[
 
     if not column or named(column):
         return True
-    if any(named(c) for c in others):
+    if any(named(c) for c in others) or column in measures:
         return False
     return any(word_match(n, w) for n in noun for w in words)
 
@@ -476,10 +479,12 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         seq = re.findall(r"[a-z]+", noun_text.lower())
         head = stem(seq[-1]) if len(seq) > 1 else None  # "customer feeders": feeders
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
+        measures = frozenset(c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items()
+                             if r in ("date", "amount", "category", "level", "limit", "base"))
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not any(_counts_the_noun(noun, col, others, words, head) and not _passes_over(ctx, noun, pred, col)
-                     for _f, pred, col, others, words in counts):
+        elif not any(_counts_the_noun(noun, col, others, words, head, measures)
+                     and not _passes_over(ctx, noun, pred, col) for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
     elif fr.total and not fr.share:

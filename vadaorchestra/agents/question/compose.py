@@ -80,6 +80,8 @@ class Composer:
         self.rows: str | None = None  # the selection the aggregate reads
         self.chosen_column: str | None = None  # the asked column a reading chose (ask --reading N)
         self.tag = ""  # names this query's rules apart from another's (a part of the question: "part2")
+        self.fallbacks: list[Query] = []  # queries of other tools, best first (see _switch)
+        self.switched = False  # the query changed at synthesis: its tool is called at the next replan
 
     # --- which questions ------------------------------------------------------------------------------------------
     @staticmethod
@@ -151,6 +153,9 @@ class Composer:
             return []
         # the same anchor call with the other joins, in case the best one's column is not found in the data
         self.alternatives = [q for q in found[1:] if q.tool == best.tool and q.params == best.params]
+        # and queries of other tools alone, in case a kind the question names is not among the best one's rows
+        # ("Which stations belong to X?": X's own profile holds X's type, the areas within X hold the stations)
+        self.fallbacks = [q for q in found[1:] if q.tool != best.tool and q.join is None and q.ref is None]
         ctx.event("compose", tool=best.tool, params=best.params, join=best.join and best.join.__dict__,
                   filters=best.filters, score=round(best.score, 3))
         calls = [Call(tool=best.tool, params=best.params, level="high")]
@@ -512,7 +517,21 @@ class Composer:
         return found[0] if found else None
 
     # --- replanning: the joined tool ----------------------------------------------------------------------------------
+    def _switch(self, ctx: RunContext) -> bool:
+        """Take the next query of another tool (its tool not called yet); False when there is none."""
+        called = {c.tool for c in ctx.executed.values()}
+        nxt = next((q for q in self.fallbacks if q.tool not in called), None)
+        if nxt is None:
+            return False
+        ctx.event("compose_switch", tool=nxt.tool, instead_of=self.query.tool if self.query else None)
+        self.fallbacks = [q for q in self.fallbacks if q is not nxt]
+        self.query, self.alternatives, self.done, self.switched = nxt, [], False, True
+        return True
+
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
+        if self.switched and self.query is not None:
+            self.switched = False
+            return [Call(tool=self.query.tool, params=self.query.params, level="high")]
         q = self.query
         if q is None or q.join is None or self.joined or any(c.tool == q.join.tool for c in ctx.executed.values()):
             return []
@@ -603,6 +622,8 @@ class Composer:
                 if spot:
                     break
             if spot is None:
+                if value in {e.value for e in fr.kinds} and self._switch(ctx):
+                    return []  # the next query's tool is called first (replan), then composed
                 raise ComposeError(f"the question names {value!r}, and no output column of "
                                    f"{', '.join(v.name for v in views)} holds it")
             consts[spot] = format_const(value)

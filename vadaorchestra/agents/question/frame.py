@@ -823,7 +823,8 @@ class _Framer:
         head = self.w[who.head]
         if head.pos == "VERB":
             return head.lemma
-        nxt = next((t for t in self.w[who.i + 1:] if t.content), None)
+        # (not a name: "Who is X's agent?" asks for the agent)
+        nxt = next((t for t in self.w[who.i + 1:] if t.content and t.entity is None), None)
         return stem(nxt.lemma) if nxt is not None else None
 
     def _grouping(self) -> str | None:

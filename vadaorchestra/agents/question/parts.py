@@ -76,6 +76,17 @@ def _resolved(text: str, named: str) -> str | None:
     return "".join(out)
 
 
+def _points_back(first: QuestionFrame, rest: str) -> bool:
+    """Whether a pronoun of the later parts may stand for what the first part finds: any pronoun after a which- or
+    superlative question ("Which store has the most employees, and does it exceed its headcount?"); after "Who ...?"
+    (someone), a personal pronoun, not "it" or "its" ("Who leads Glamorgan District, and how many stations does it
+    have?": the district)."""
+    pronouns = [t for t in P.nlp()(rest) if t.tag_ in ("PRP", "PRP$")]
+    if first.question_word in ("who", "whom") and not first.extreme:
+        return any(t.lower_ not in ("it", "its") for t in pronouns)
+    return bool(pronouns)
+
+
 @dataclass
 class _Part:
     frame: QuestionFrame
@@ -110,10 +121,8 @@ class PartsComposer:
                 if text is None:
                     return []
             part = frame.build(text, ents, ctx.tools, kinds)
-            if i == 0 and (part.who or part.extreme):
-                # what the first part finds may be what the next one is about ("Which store ..., and does it ...")
-                if any(t.tag_ in ("PRP", "PRP$") for t in P.nlp()(" ".join(whole.parts[1:]))):
-                    return []
+            if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:])):
+                return []  # what the first part finds is what the next one is about ("Which store ..., and does it")
             if part.compound or part.limit or not Composer.applies(part):
                 return []
             composer = Composer()

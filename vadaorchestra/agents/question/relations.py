@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vadaorchestra.agents.question.frame import (
+    LIMIT_NOUNS,
     OPERATION_WORDS,
     STOPWORDS,
     Entity,
@@ -91,6 +92,8 @@ def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Ste
             continue
         if {r.source_entity, r.target_entity} & filters:
             continue  # "students of the Data Science programme": a filter on the column that holds the value
+        if fr.limit and any(w in LIMIT_NOUNS for w in terms(r.target)):
+            continue  # "Is X within its cap?": the comparison with the limit, which the threshold check follows
         found = followers(r, tools)
         if found:
             # relations the same tools follow are one step ("the exposure of Bank Gamma to Y", "the demand drawn from
@@ -109,8 +112,15 @@ def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
     if not fr.asks_for or not any(word_match(fr.asked_head, w) for w in terms(kind.value)):
         return True
     holding = {c.rsplit(".", 1)[-1] for c in kind.columns}
-    return not any(any(word_match(w, x) for w in terms(kind.value) for x in named_by(spec))
-                   and not any(c["name"] in holding for c in spec.get("schema", [])) for spec in tools.values())
+
+    def holds(spec: Mapping[str, Any]) -> bool:
+        # the column itself, one named like it ("sub_imprint_type" for "imprint_type"), or one the tool declares a
+        # category: get_imprints_within lists series beside imprints
+        return any(c["name"] in holding or any(terms(h) <= terms(c["name"]) for h in holding)
+                   for c in spec.get("schema", [])) or "category" in (spec.get("roles") or {}).values()
+
+    return not any(any(word_match(w, x) for w in terms(kind.value) for x in named_by(spec)) and not holds(spec)
+                   for spec in tools.values())
 
 
 def assign(needed: list[Step], called: list[str]) -> list[Step]:
