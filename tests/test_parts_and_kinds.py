@@ -147,3 +147,18 @@ def test_a_part_the_answer_does_not_give_is_refused(depots):
     assert any("'Which buses does Croydon Depot have'" in p for p in _parts(ctx.frame, ctx))
     ctx.answer = "buses CD101, CD102; total seats: 124."
     assert not any("Which buses" in p for p in _parts(ctx.frame, ctx))
+
+
+def test_the_column_naming_more_of_the_asked_words_is_the_one_asked():
+    from vadaorchestra.agents.question.frame import asked_columns
+
+    # ("What is the permitted depth of Trench 3?" was answered with the current depth, verified)
+    assert asked_columns(("permit", "depth"), ["current_depth_m", "permitted_depth_m"]) == ["permitted_depth_m"]
+    assert asked_columns(("depth",), ["current_depth_m", "permitted_depth_m"]) == ["current_depth_m",
+                                                                                  "permitted_depth_m"]
+
+
+def test_a_phrase_naming_nothing_is_not_placed_by_the_entity_it_is_of(depots):
+    # ("How much did the geophysical survey of X cost?" was answered with X's total cost, verified)
+    result = _ask("How many seats did the annual roadworthiness inspection of Croydon Depot cover?", depots)
+    assert not result.verified and result.ctx.answer_values is None, result.answer

@@ -287,6 +287,9 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     for r in fr.relations:
         if set(r.words) & set(fr.asks_for):
             continue  # the noun asked for ("the annual operating budget of X") is placed by a column, not by X's tool
+        if len(set(r.words) & set(fr.unplaced)) >= 2:
+            continue  # a phrase of words that name nothing is a thing the catalog does not hold ("the geophysical
+            # survey of X"), not a paraphrase of a relation the tool follows ("cargo from X")
         if any(e.lower() in params for e in {r.source_entity, r.target_entity} - {None}):
             said |= set(r.words)  # ("Who works in Research?", "courses needed before Spectroscopy")
     # a predicate over an entity the computation used ("How many credits is Signal Processing worth?")

@@ -103,10 +103,17 @@ def column_score(phrase: tuple[str, ...], column: str) -> int:
 
 
 def asked_columns(phrase: tuple[str, ...], columns: list[str]) -> list[str]:
-    """The columns the phrase names best (none when it names none)."""
+    """The columns the phrase names best (none when it names none): by :func:`column_score`, then by how many of the
+    phrase's words the column has ("the permitted depth": permitted_depth_m, not current_depth_m)."""
     scores = {c: column_score(phrase, c) for c in columns}
     best = max(scores.values(), default=0)
-    return [c for c in columns if best and scores[c] == best]
+    top = [c for c in columns if best and scores[c] == best]
+
+    def covered(c: str) -> int:
+        return sum(1 for w in phrase if any(word_match(w, t) for t in terms(c)))
+
+    most = max((covered(c) for c in top), default=0)
+    return [c for c in top if covered(c) == most]
 
 
 @dataclass(frozen=True, slots=True)
