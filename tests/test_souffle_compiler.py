@@ -634,9 +634,10 @@ def test_round_limit_counts_rounds_like_duckdb_inside_a_layered_program():
 
 @pytest.mark.slow
 @needs_souffle
-def test_company_control_runs_its_rounds_in_few_souffle_programs():
-    """The recursive stratum of company control takes many rounds; with 16 rounds per program it needs few
-    Soufflé runs (the old runner needed two per round), and every program reads and writes TSV through DuckDB."""
+def test_company_control_sums_its_shares_exactly_even_when_soufflé_runs_the_rounds():
+    """The recursive stratum of company control takes many rounds of a float msum: even with rounds="souffle", a
+    float sum runs as DuckDB's exact SQL (Soufflé adds floats in its own order), so the rows equal DuckDB's bit for bit
+    and no layered Soufflé program runs those rounds (they stay for other aggregates: the counter tests)."""
     SouffleEngine = _engine_module().SouffleEngine
 
     con = duckdb.connect()
@@ -648,8 +649,7 @@ def test_company_control_runs_its_rounds_in_few_souffle_programs():
     result = SouffleEngine(con, stats=stats, rounds="souffle").evaluate(_analysis(text, con), collect=["control"])
     assert len(result.rows["control"]) == 39 * 40 // 2
     assert result == DuckDBEngine(con).evaluate(_analysis(text, con), collect=["control"])
-    assert stats["rounds"] > 40
-    assert stats["souffle_runs"] == stats["programs"] <= stats["rounds"] // 16 + 1
+    assert stats.get("rounds", 0) == 0  # no layered program: each round's bodies in Soufflé, the msum in SQL
 
 
 @needs_souffle
