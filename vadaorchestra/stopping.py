@@ -81,21 +81,17 @@ def bounded(work: Callable[[Budget], T], *, seconds: float | None = None,
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
-    if worker.is_alive() and not caught:
+    if worker.is_alive():  # the work did not stop: the process exits without it
         if cleanup is not None:
             cleanup()
-        sys.stderr.write(f"error: time limit exceeded: the work ran longer than {seconds:g} s and did not stop within "
-                         f"{GRACE:g} s; it was abandoned and nothing was written\n")
+        if caught:
+            line = f"stopped ({signal.Signals(caught[0][0]).name}): the work did not stop within {GRACE:g} s"
+        else:
+            line = f"error: time limit exceeded: the work ran longer than {seconds:g} s and did not stop within {GRACE:g} s"
+        sys.stderr.write(f"{line}; it was abandoned and nothing was written\n")
         sys.stderr.flush()
-        os._exit(1)
+        os._exit(128 + caught[0][0] if caught else 1)
     if caught:
-        if worker.is_alive():
-            if cleanup is not None:
-                cleanup()
-            sys.stderr.write(f"stopped ({signal.Signals(caught[0][0]).name}): the work did not stop within "
-                             f"{GRACE:g} s and was abandoned; nothing was written\n")
-            sys.stderr.flush()
-            os._exit(128 + caught[0][0])
         raise Stopped(caught[0][0])
     if "error" in box:
         if everything and budget.reason == "time" and isinstance(box["error"], VadaError):

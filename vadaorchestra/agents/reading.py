@@ -246,14 +246,21 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             named = [v for v in ctx.answer_predicates() if v.facts and (asked_columns(words, v.columns) or any(
                 word_match(w, x) for w in words for x in terms(v.name) | relations.identity(
                     ctx.tools.get(v.tool or "", {"name": v.name}))))]
-            text_of = (ctx.answer or "").lower()
-            ok = any(isinstance(x, str) and len(x) > 1 and x.lower() in text_of for v in named for f in v.facts
-                     for c, x in f.items() if c not in v.param_columns and (
-                         not asked_columns(words, v.columns) or c in asked_columns(words, v.columns))
-                     ) if ctx.answer else bool(named)
+            ok = _gives_a_value(ctx.answer, words, named) if ctx.answer else bool(named)
         if not ok:
             out.append(f"the question asks {text!r}, and no step of the computation answers that part")
     return out
+
+
+def _gives_a_value(answer: str, words: tuple[str, ...], views: list) -> bool:
+    """Whether ``answer`` names a value of one of ``views`` (of the columns ``words`` name, when they name some)."""
+    text = answer.lower()
+    for v in views:
+        asked = set(asked_columns(words, v.columns))
+        for col in (c for c in v.columns if c not in v.param_columns and (not asked or c in asked)):
+            if any(isinstance(x, str) and len(x) > 1 and x.lower() in text for f in v.facts if (x := f.get(col))):
+                return True
+    return False
 
 
 def _aggregate_functions(ctx: RunContext) -> set[str]:
