@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from vadaorchestra.agents import wording
 from vadaorchestra.errors import ValidationError
 from vadaorchestra.mcp_server.workspace import Workspace
 
@@ -235,6 +236,12 @@ def test_no_answer_of_a_dataset_is_wrong_and_verified(dataset, tmp_path):
     assert summary["errors"] == 0
     assert summary["wrong_and_verified"] == 0, summary
     assert round(summary["em"] * summary["n"]) >= DATASET_EM[dataset], summary
+    # every answer can be forwarded as it is: no identifier, doubled word, share as a fraction or amount without its
+    # declared unit (wording.lint, recorded per question by the harness)
+    records = [json.loads(line) for line in next(tmp_path.rglob("records.jsonl")).read_text().splitlines()]
+    texts = [(r["question"], r["answer_text"], r["details"]["text_problems"]) for r in records
+             if (r.get("details") or {}).get("text_problems")]
+    assert texts == []
 
 
 def test_every_dataset_has_its_floor():
@@ -259,6 +266,7 @@ def test_a_question_of_each_kind_is_answered_right_offline(dataset, index):
     q = ds.questions()[index]
     result = ask_sync(q["question"], catalog=ds.catalog, data=ds.data_root)
     assert result.verified and right(q["answer"], result.ctx.answer_values), (q, result.answer)
+    assert wording.lint(result.answer, result.ctx) == [], result.answer
 
 
 # --- column roles and the README's worked catalog ------------------------------------------------------------------

@@ -617,10 +617,10 @@ async def test_the_answer_sees_a_draft_of_the_checks_written_by_rules(tools):
     client = replay('{"answer": "the largest exposure is shown.", "values": null}')
     await LLMPolicy(client, lean=False).answer(ctx)
     user = client.create_calls[0]["messages"][1].content
-    assert "DRAFT (written by rules from the facts):" in user and "largest amount values of exposure" in user
+    assert "DRAFT (written by rules from the facts):" in user and "largest exposures are" in user
     client = replay('{"answer": "x", "values": null}')
     await LLMPolicy(client, scaffold=False, lean=False).answer(ctx)
-    assert "largest amount values" not in client.create_calls[0]["messages"][1].content
+    assert "largest exposures are" not in client.create_calls[0]["messages"][1].content
 
 
 def test_a_check_over_a_set_at_a_time_expansion_is_completed_from_the_menu():

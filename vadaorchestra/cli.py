@@ -110,9 +110,12 @@ def _check_catalog(folder: Path, data: Path | None) -> None:
         _fail(exc)
     for spec in catalog:
         roles = ", ".join(f"{c}: {r}" for c, r in spec.roles)
+        said = ", ".join(f"{c}: {lab!r}" for c, lab in spec.labels)
+        units = ", ".join(f"{c}: {u}" for c, u in spec.units)
         deps = f"  after: {', '.join(spec.deps)}" if spec.deps else ""
         typer.echo(f"{spec.name}({', '.join(p.name for p in spec.params)}) -> {spec.output}"
-                   f"({', '.join(spec.columns)})" + (f"  roles: {roles}" if roles else "") + deps)
+                   f"({', '.join(spec.columns)})" + (f"  roles: {roles}" if roles else "")
+                   + (f"  labels: {said}" if said else "") + (f"  units: {units}" if units else "") + deps)
     n_files = len({b.path for spec in catalog for b in spec.binds})
     typer.echo(f"{folder}: ok ({len(catalog.tools)} tools, {n_files} bound data files under {catalog.data_root})")
 

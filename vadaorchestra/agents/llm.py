@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from autogen_core.models import AssistantMessage, ChatCompletionClient, CreateResult, LLMMessage, UserMessage
 from pydantic import BaseModel, ValidationError
 
-from vadaorchestra.agents import prompts
+from vadaorchestra.agents import prompts, wording
 from vadaorchestra.agents.context import PredicateView, RunContext, ToolCallError
 from vadaorchestra.agents.models import ModelConfigError, json_output_for, load_model_client, read_model_config
 from vadaorchestra.agents.plan import Call
@@ -607,7 +607,7 @@ class LLMPolicy:
                 "\n".join(left_out)
         out = await self.ask("answer", AnswerOut, self.render("answer", ctx, previous=previous, draft=draft), strict)
         ctx.answer_values = out.values
-        return out.answer.strip()
+        return wording.plain(ctx, out.answer.strip())
 
     async def _phrase(self, ctx: RunContext) -> str:
         """The lean answer: the rules' draft phrased by the model. The names and figures are the rules'; so are the
@@ -628,7 +628,7 @@ class LLMPolicy:
         out = await self.ask("phrase", AnswerOut, self.render("phrase", ctx, draft=rest, previous=previous,
                                                               findings="\n".join(must) or "(none)"), strict)
         ctx.answer_values = computed if computed is not None else (out.values if asks else None)
-        return out.answer.strip()
+        return wording.plain(ctx, out.answer.strip())
 
     async def _draft(self, ctx: RunContext) -> tuple[str, list[Any] | None]:
         """The offline policy's answer as the draft the model is shown, and the answer values it computed (None when

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, Retrieval, RuleProposal, TopK
@@ -33,7 +34,7 @@ from vadaorchestra.agents.question.compose import Composer
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, terms
 from vadaorchestra.agents.question.frame import word_match as _match
 from vadaorchestra.agents.question.limits import LimitComposer
-from vadaorchestra.agents.question.naming import fmt_number, fmt_pct, mappings, var
+from vadaorchestra.agents.question.naming import mappings, var
 from vadaorchestra.agents.question.naming import slug as naming_slug
 from vadaorchestra.agents.question.parts import PartsComposer
 
@@ -639,54 +640,7 @@ class OfflinePolicy:
         if self.focus is not None:
             return self._focus_answer(ctx)
         for m in (self._measures(ctx) if frame.of(ctx).analysis else [])[:1]:
-            base = self.checks.get(m.view.name)
-            share = preds.get(f"{m.view.name}_share") if base else None
-            key_value = next((f.get(m.key) for f in m.view.facts if m.key), None)
-            source = share if share is not None and share.facts else m.view
-            top = sorted(source.facts, key=lambda f: -(f.get(m.amount) or 0))[: self.top_entities]
-            parts = []
-            for f in top:
-                pct = f" ({fmt_pct(f['share_pct'])})" if "share_pct" in f else ""
-                parts.append(f"{f[m.entity]}: {fmt_number(f[m.amount])}{pct}")
-            who = f" of {key_value}" if key_value else ""
-            lines.append(f"largest {m.amount} values of {m.view.name}{who}: " + "; ".join(parts) + ".")
-            over = preds.get(f"{m.view.name}_over_limit") if base else None
-            if frame.of(ctx).listing:  # "Which issuers exceed ...?", "Which issuer has the largest ...?"
-                if frame.of(ctx).limit and over is not None:
-                    ctx.answer_values = sorted({f[m.entity] for f in over.facts}, key=str)
-                elif top and "max" in (frame.of(ctx).extreme, frame.of(ctx).ranking):
-                    ctx.answer_values = [top[0][m.entity]]
-            if over is not None:
-                limit_col = next((c for c in over.columns if c not in (m.key, m.entity, m.amount, "share_pct")),
-                                 None)
-                limit = next((f.get(limit_col) for f in (share.facts if share else []) if limit_col), None)
-                lim = f" of {fmt_number(limit)}" if isinstance(limit, (int, float)) else ""
-                if over.cardinality == 0:
-                    lines.append(f"threshold check: no single {m.entity} exceeds the {limit_col}{lim}.")
-                else:
-                    names = ", ".join(f"{f[m.entity]} ({fmt_number(f[m.amount])}, {fmt_pct(f['share_pct'])})"
-                                      for f in over.facts)
-                    lines.append(f"threshold check: above the {limit_col}{lim}: {names}.")
-            for name, view in preds.items():
-                if not name.startswith(f"{m.view.name}_by_") or not name.endswith("_over_limit"):
-                    continue
-                group_col = view.columns[1] if len(view.columns) > 1 else "group"
-                group_pred = name.removesuffix("_over_limit")
-                members = self._members(ctx, m, group_col, group_pred)
-                coverage = self._coverage(ctx, m, group_col)
-                if view.cardinality == 0:
-                    lines.append(f"group check ({group_col}{coverage}): no group exceeds the limit."
-                                 if "checked" not in coverage else
-                                 f"group check ({group_col}{coverage}): none of those groups exceeds the limit.")
-                    continue
-                for f in view.facts:
-                    g = f[group_col]
-                    who = ", ".join(sorted(members.get(g, [])))
-                    via = f" (through {who})" if who else ""
-                    lines.append(f"group check ({group_col}{coverage}): {g}{via} totals "
-                                 f"{fmt_number(f[view.columns[2]])} = {fmt_pct(f['share_pct'])}, above the "
-                                 f"{view.columns[3]} of {fmt_number(f[view.columns[3]])}: a breach "
-                                 f"({group_pred}).")
+            lines += self._measure_answer(ctx, m)
         if frame.of(ctx).count:
             rank = {t: i for i, t in enumerate(self.ranked)}
 
@@ -698,17 +652,15 @@ class OfflinePolicy:
                              and v.facts), key=source_rank)
             for v in counts:
                 values = [f[v.columns[1]] for f in v.facts]
-                lines.insert(0, f"{v.columns[1].replace('_', ' ')}: " + "; ".join(
-                    f"{f[v.columns[0]]}: {f[v.columns[1]]}" for f in v.facts) + ".")
+                lines.insert(0, self._said(ctx, v, count=True))
                 ctx.answer_values = values[:1] if len(values) == 1 else values
                 break
             else:
                 if not preds or all(v.origin != "high" for v in preds.values()):
-                    lines.append("no fact answers the question.")
+                    lines.append("No fact answers the question.")
         elif frame.of(ctx).total and not frame.of(ctx).share:
             for v in (v for v in preds.values() if v.origin == "synthesized" and v.name.endswith("_total") and v.facts):
-                lines.append(f"{v.columns[1].replace('_', ' ')}: " + "; ".join(
-                    f"{f[v.columns[0]]}: {fmt_number(f[v.columns[1]])}" for f in v.facts) + ".")
+                lines.append(self._said(ctx, v))
                 ctx.answer_values = [f[v.columns[1]] for f in v.facts]
                 break
         if not lines:
@@ -719,32 +671,151 @@ class OfflinePolicy:
                 strings = [c for c in v.typed("string") if c not in v.param_columns]
                 col = _answer_column(ctx, strings, [c for c in v.typed("int", "float") if c not in v.param_columns])
                 cols = [col] if col else [c for c in v.columns if c not in v.param_columns]
+                keys = sorted({str(f[c]) for f in v.facts for c in v.param_columns})
+                of = f" of {wording.join(keys)}" if keys else ""
                 if len(cols) == 1:
                     found = sorted({f[cols[0]] for f in v.facts}, key=str)
+                    label = wording.column_label(ctx, v.name, cols[0])
                     if i == 0:  # the values of the best-matching tool are the answer; the others are context
                         values = found
-                    keys = sorted({str(f[c]) for f in v.facts for c in v.param_columns})
-                    lines.append(f"{cols[0]} ({v.name} of {', '.join(keys)}): " + "; ".join(map(str, found)) + "."
-                                 if found else f"{v.name}: no facts for {', '.join(keys) or 'the question'}.")
+                        lines.append(wording.say(ctx, found, column=cols[0], tools=[v.tool] if v.tool else [],
+                                                 fallback=f"{label}{of}"))
+                    else:
+                        shown = [wording.shown(ctx, x, cols[0], [v.tool] if v.tool else []) for x in found]
+                        lines.append(wording.sentence(f"{label}{of}: {wording.join(shown, limit=len(shown))}"
+                                                      if found else f"no {label}{of}"))
                 else:
-                    shown = "; ".join(", ".join(f"{k}={val}" for k, val in f.items()) for f in v.facts)
-                    lines.append(f"{v.name}: {shown}" if shown else f"{v.name}: no facts.")
+                    what = wording.words_of(v.name.replace("_", " "))
+                    shown = "; ".join(", ".join(f"{wording.column_label(ctx, v.name, k)} "
+                                                f"{wording.shown(ctx, val, k, [v.tool] if v.tool else [])}"
+                                                for k, val in f.items() if k not in v.param_columns) for f in v.facts)
+                    lines.append(wording.sentence(f"{what}{of}: {shown}" if shown else f"no {what}{of}"))
             ctx.answer_values = values
-        return "\n".join(lines) if lines else "no fact answers the question."
+        return "\n".join(lines) if lines else "No fact answers the question."
+
+    @staticmethod
+    def _said(ctx: RunContext, v: PredicateView, count: bool = False) -> str:
+        """A count or total of a synthesized predicate (key, amount) as a sentence restating the question, or as
+        "<amount> of <key>: <value>" for each key."""
+        col = v.columns[1]
+        values = [f[col] for f in v.facts]
+        label = wording.column_label(ctx, None, col)
+        if len(values) == 1:
+            return wording.say(ctx, values, column=col, count=count,
+                               fallback=f"{label} of {v.facts[0][v.columns[0]]}")
+        return wording.sentence(f"{label}: " + "; ".join(
+            f"{f[v.columns[0]]}: {wording.shown(ctx, f[col], col)}" for f in v.facts))
+
+    def _measure_answer(self, ctx: RunContext, m: Measure) -> list[str]:
+        """The largest amounts of the measure, each with its share of the reference base, then what the threshold
+        checks found, in sentences whose words are the question's and the catalog's labels."""
+        preds = ctx.predicates
+        fr = frame.of(ctx)
+        base = self.checks.get(m.view.name)
+        share = preds.get(f"{m.view.name}_share") if base else None
+        key_value = next((f.get(m.key) for f in m.view.facts if m.key), None)
+        source = share if share is not None and share.facts else m.view
+        top = sorted(source.facts, key=lambda f: -(f.get(m.amount) or 0))[: self.top_entities]
+        ref = self._reference(ctx, m) if base else None
+        base_label = wording.column_label(ctx, ref.view.name, ref.base) if ref is not None and ref.base else ""
+        of_base = f" of {base_label}" if base_label else ""
+        tools = [m.view.tool] if m.view.tool else []
+
+        def amount(value: Any) -> str:
+            return wording.shown(ctx, value, m.amount, tools)
+
+        items = []
+        for k, f in enumerate(top):
+            pct = f", {wording.percent(f['share_pct'])}{of_base if k == 0 else ''}" if "share_pct" in f else ""
+            items.append(f"{f[m.entity]} ({amount(f[m.amount])}{pct})")
+        label = wording.column_label(ctx, m.view.name, m.amount)
+        entities = wording.noun_for(2, wording.plural(wording.column_label(ctx, m.view.name, m.entity)))
+        who = f" of {key_value}" if key_value else ""
+        asked = wording.asked_phrase(fr.parse) if fr.parse is not None else ""
+        if asked and fr.asked_head and any(frame.word_match(fr.asked_head, t) for t in terms(f"{label} {m.view.name}")):
+            subject = asked  # "<the bank>'s largest exposures": the question's own words
+        else:
+            subject = f"by {label}, the largest {entities}{who}"
+        lines = [wording.sentence(f"{subject} {'are' if len(items) != 1 else 'is'} {wording.join(items)}")]
+        over = preds.get(f"{m.view.name}_over_limit") if base else None
+        if fr.listing:  # "Which issuers exceed ...?", "Which issuer has the largest ...?"
+            if fr.limit and over is not None:
+                ctx.answer_values = sorted({f[m.entity] for f in over.facts}, key=str)
+            elif top and "max" in (fr.extreme, fr.ranking):
+                ctx.answer_values = [top[0][m.entity]]
+        if over is None:
+            return lines
+        limit_col = next((c for c in over.columns if c not in (m.key, m.entity, m.amount, "share_pct")), None)
+        limit = next((f.get(limit_col) for f in (share.facts if share else []) if limit_col), None)
+        lim_label = wording.column_label(ctx, ref.view.name if ref else None, limit_col or "limit")
+        whose = f"{key_value}'s " if key_value else "the "
+        lim = f" of {amount(limit)}" if isinstance(limit, int | float) else ""
+        ratio = self._limit_ratio(ctx, ref, limit)
+        entity = wording.column_label(ctx, m.view.name, m.entity)
+        if over.cardinality == 0:
+            said = f"no single {entity} exceeds {whose}{lim_label}{lim}{ratio}"
+        else:
+            found = [f"{f[m.entity]} ({amount(f[m.amount])}, {wording.percent(f['share_pct'])}{of_base})"
+                     for f in over.facts]
+            verb = "exceeds" if len(found) == 1 else "exceed"
+            said = f"{wording.join(found, limit=len(found))} {verb} {whose}{lim_label}{lim}{ratio}"
+        groups = []
+        for name, view in preds.items():
+            if not name.startswith(f"{m.view.name}_by_") or not name.endswith("_over_limit"):
+                continue
+            group_col = view.columns[1] if len(view.columns) > 1 else "group"
+            group_pred = name.removesuffix("_over_limit")
+            members = self._members(ctx, m, group_col, group_pred)
+            coverage = self._coverage(ctx, m, group_col)
+            group_label = "by " + wording.column_label(ctx, None, group_col)
+            if view.cardinality == 0:
+                groups.append(f"no group of {wording.plural(entity)} ({group_label}{coverage}) exceeds it either"
+                              if "checked" not in coverage else
+                              f"none of those groups ({group_label}{coverage}) exceeds it")
+                continue
+            for f in view.facts:
+                g = f[group_col]
+                via = sorted(members.get(g, []))
+                through = f", through {wording.join(via, limit=len(via))}" if via else ""
+                if len(via) > 4:  # a long list summarised: how many, the largest three (all of them on the page)
+                    amounts = {f2[m.entity]: f2[m.amount] for f2 in m.view.facts if f2.get(m.entity) in set(via)}
+                    largest = sorted(via, key=lambda x: (-(amounts.get(x) or 0), str(x)))[:3]
+                    through = (f", through {len(via)} {wording.plural(entity)}, the largest "
+                               + wording.join([f"{x} ({amount(amounts[x])})" if x in amounts else str(x)
+                                               for x in largest]))
+                groups.append(f"the {g} group ({group_label}{coverage}) does: {amount(f[view.columns[2]])}, "
+                              f"{wording.percent(f['share_pct'])}{of_base}{through}")
+        lines.append(wording.sentence("; ".join([said, *groups])))
+        return lines
+
+    def _limit_ratio(self, ctx: RunContext, ref: Reference | None, limit: Any) -> str:
+        """ " (25 % of capital)": the limit as a share of the base, when the reference gives both."""
+        if ref is None or not ref.base or not isinstance(limit, int | float):
+            return ""
+        bases = [f.get(ref.base) for f in ref.view.facts if isinstance(f.get(ref.base), int | float)]
+        if len(set(bases)) != 1 or not bases[0]:
+            return ""
+        pct = limit / bases[0] * 100
+        shown = wording.percent(pct)
+        nums = [v for f in ref.view.facts for v in f.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+        if not any(abs(v - pct) < 0.05 for v in nums):
+            return ""  # the Verifier grounds every figure: a ratio no fact holds is not written
+        return f" ({shown} of {wording.column_label(ctx, ref.view.name, ref.base)})"
 
     def _focus_answer(self, ctx: RunContext) -> str:
         name, col, what = self.focus
         view = ctx.predicates.get(name)
         if view is None or not view.facts:
             ctx.answer_values = [0] if col.endswith("_count") else []
-            return f"{what}: none." if col.endswith("_count") else f"{what}: no facts."
+            return wording.sentence(f"{wording.words_of(what)}: none")
         values = [f[col] for f in view.facts]
         ctx.answer_values = values
         key = view.columns[0]
-        shown = "; ".join(f"{f[key]}: " + (fmt_number(f[col]) if isinstance(f[col], float) and abs(f[col]) >= 1000
-                                            else f"{f[col]:.6g}" if isinstance(f[col], float) else str(f[col]))
-                          for f in view.facts)
-        return f"{what} ({name}): {shown}."
+        if len(values) == 1:
+            return wording.say(ctx, values, column=col, count=col.endswith("_count"),
+                               fallback=f"{wording.words_of(what)} of {view.facts[0][key]}")
+        shown = "; ".join(f"{f[key]}: {wording.shown(ctx, f[col], col)}" for f in view.facts)
+        return wording.sentence(f"{wording.words_of(what)}: {shown}")
 
     # --- two-hop questions ------------------------------------------------------------------------------------------
     def _hop_view(self, ctx: RunContext, tool: str) -> PredicateView | None:
@@ -808,28 +879,29 @@ class OfflinePolicy:
         views = [v for v in ctx.predicates.values() if v.origin == "synthesized" and "_of_" in v.name]
         if not views:
             ctx.answer_values = []
-            return f"no fact answers the question ({self.chain} gave nothing to follow)."
+            return f"No fact answers the question ({wording.words_of(self.chain.tool)} gave nothing to follow)."
         v = views[-1]
         col = v.columns[1]
         entity = next(iter(self.chain.params.values()))
         found = sorted({f[col] for f in v.facts if str(f[v.columns[0]]) == str(entity)}, key=str)
+        label = wording.column_label(ctx, None, col)
         if v.name.endswith("_count"):
             ctx.answer_values = found[:1]
-            return f"{col.replace('_', ' ')} for {entity}: " + "; ".join(map(str, found)) + "."
+            return wording.say(ctx, found[:1], column=col, count=True, fallback=f"{label} for {entity}")
         ctx.answer_values = found
-        return (f"{col} ({v.name} for {entity}): " + "; ".join(map(str, found)) + "."
-                if found else f"{v.name}: no facts for {entity}.")
+        return wording.say(ctx, found, column=col, fallback=f"{label} for {entity}")
 
     def _coverage(self, ctx: RunContext, m: Measure, group_col: str) -> str:
         """How many of the measure's entities the group relation was computed for, in words."""
         n = m.view.cardinality
         for v in ctx.predicates.values():
             if v.origin == "high" and group_col in v.columns and v.param_columns and v is not m.view:
+                entity = wording.column_label(ctx, m.view.name, m.entity)
                 if f"{m.view.name}.{m.entity}" in v.each:
-                    return f", every {m.entity} of {m.view.name}"  # in words: no count for a model to drop
+                    return f", over every {entity}"  # in words: no count for a model to drop
                 p = next(iter(v.param_columns.values()))
                 k = len({c.params.get(p) for c in ctx.executed.values() if c.tool == v.tool})
-                return f", checked for {k:,} of {n:,} {m.entity} values of {m.view.name}"
+                return f", checked for {k:,} of {n:,} {wording.plural(entity)}"
         return ""
 
     def _members(self, ctx: RunContext, m: Measure, group_col: str, group_pred: str = "") -> dict[Any, list[Any]]:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from vadaorchestra.agents import reading, verify
+from vadaorchestra.agents import reading, verify, wording
 from vadaorchestra.agents.context import PredicateView, RunContext, Synthesized, ToolCallError, ToolClient
 from vadaorchestra.agents.plan import Call, Plan, Stage, build_stages, check_plan, expand
 from vadaorchestra.agents.policy import Policy, Probe, RuleProposal
@@ -96,7 +96,7 @@ class Pipeline:
         ctx.event("could_not_answer", phase=phase, problems=[reason])
         ctx.problems = [reason]
         ctx.verified = False
-        ctx.answer = f"could not answer: {reason}"
+        ctx.answer = wording.refusal([reason])
         ctx.answer_values = None
         self.pending = []
         self.phase = "done"
@@ -274,8 +274,7 @@ class Pipeline:
         self.ctx.verified = not problems
         if problems:
             self.ctx.event("could_not_answer", answer=answer, problems=problems)
-            self.ctx.answer = "could not answer: " + "; ".join(problems) + \
-                (f"\n(the refused answer was: {' '.join(answer.split())})" if answer else "")
+            self.ctx.answer = wording.refusal(problems, answer)
             self.ctx.answer_values = None
         self.phase = "done"
         return self.say("answer verified" if not problems else "could not answer: the answer was refused twice")

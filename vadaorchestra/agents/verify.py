@@ -89,7 +89,11 @@ def _answer_numbers(answer: str, strings: set[str], question: str):
 
     Digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers."""
     masked = answer
-    for name in sorted(strings | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", question)),
+    # the question's own words around its numbers, restated by the answer ("booked in March 2024", "more than £50")
+    said = question.rstrip("?.! ").split()
+    restated = {" ".join(said[i:i + k]) for k in (2, 3) for i in range(len(said) - k + 1)
+                if any(c.isdigit() for c in " ".join(said[i:i + k]))}
+    for name in sorted(strings | restated | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", question)),
                        key=len, reverse=True):
         if len(name) >= 3 and not _NUMBER.fullmatch(name):
             masked = re.sub(re.escape(name), lambda m: "#" * len(m.group(0)), masked, flags=re.I)
@@ -121,6 +125,7 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
             problems.append(f"the number {m.group(0).strip()!r} is not a derived fact")
     lowered = {s.lower() for s in strings}
     question = ctx.question.lower()
+    vocabulary = _vocabulary(ctx)
     for m in _ENTITY.finditer(answer):
         # a match may run over a sentence's end ("NeuralLinker SpA. These") or join two names ("DeepLogic Ltd and
         # NeuralLinker SpA"): a match that is no fact is checked part by part
@@ -128,9 +133,33 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
             names = [part] if _known(part, lowered, question) else \
                 [n.strip() for n in re.split(r"\s+(?:and|&)\s+", part)]
             for name in names:
+                name = _unlabelled(name, lowered, question, vocabulary)
                 if name and _ENTITY.fullmatch(name) and not _known(name, lowered, question):
                     problems.append(f"the entity {name!r} is not in any derived fact")
     return problems
+
+
+def _vocabulary(ctx: RunContext) -> set[str]:
+    """The words of the catalog (tool names and descriptions, columns, labels) and of the question, in lower case."""
+    words = set(re.findall(r"[a-z]+", ctx.question.lower()))
+    for spec in ctx.tools.values():
+        text = " ".join([spec.get("name", ""), spec.get("description", ""), spec.get("output_predicate", ""),
+                         *(c.get("name", "") for c in spec.get("schema", ())),
+                         *(spec.get("labels") or {}).values()])
+        words |= set(re.findall(r"[a-z]+", text.lower().replace("_", " ")))
+    return words
+
+
+def _unlabelled(name: str, strings: set[str], question: str, vocabulary: set[str]) -> str:
+    """A name read from a sentence that starts with a label ("Beat of Upper Kettle Zone: ..."): the name without the
+    capitalised word of the catalog or the question and its "of"; the name itself otherwise."""
+    if _known(name, strings, question):
+        return name
+    first, _, rest = name.partition(" ")
+    if first.lower() in vocabulary and rest:
+        rest = re.sub(r"^(?:of|de|di|and|&)\s+", "", rest)
+        return rest if _ENTITY.fullmatch(rest) else ""
+    return name
 
 
 def answer_figures(answer: str, ctx: RunContext) -> list[dict]:

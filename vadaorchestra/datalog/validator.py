@@ -19,7 +19,7 @@ from vadaorchestra.datalog.parser import fact_term_span
 from vadaorchestra.datalog.types import FUNCTIONS, NUMERIC, TYPES, ColType, TypeClash, comparable, join, type_of_value
 from vadaorchestra.errors import Diagnostic, Span, ValidationError
 
-ANNOTATIONS = {"input": 1, "output": 1, "bind": 4, "mapping": 4, "tool": 2, "param": 3, "role": 3}
+ANNOTATIONS = {"input": 1, "output": 1, "bind": 4, "mapping": 4, "tool": 2, "param": 3, "role": 3, "label": 3, "unit": 3}
 BIND_KINDS = ("csv", "parquet", "duckdb")
 NULL_PATTERN = re.compile(r"_:n[0-9]+")
 
@@ -305,12 +305,13 @@ class _Validator:
             elif len(ann.args) != expected:
                 self.error(ann.span, f"@{ann.name} takes {expected} arguments, got {len(ann.args)}")
                 continue
-            if self.synthesized and ann.name in ("bind", "input", "tool", "param"):
+            if self.synthesized and ann.name in ("bind", "input", "tool", "param", "role", "label", "unit"):
                 self.error(ann.span, f"@{ann.name} is not allowed in a synthesized program: it may only read existing predicates")
                 continue
             vals = [a.value for a in ann.args]
             str_positions = {"input": (0,), "output": (0,), "bind": (0, 1, 2, 3), "mapping": (0, 2, 3), "tool": (0, 1),
-                             "param": (0, 1, 2), "role": (0, 1, 2)}[ann.name]
+                             "param": (0, 1, 2), "role": (0, 1, 2), "label": (0, 1, 2),
+                             "unit": (0, 1, 2)}[ann.name]
             bad = [i for i in str_positions if i < len(vals) and not isinstance(vals[i], str)]
             if bad or (ann.name == "mapping" and (not isinstance(vals[1], int) or isinstance(vals[1], bool))):
                 self.error(ann.span, f"@{ann.name} has an argument of the wrong type (see LANGUAGE.md, Annotations)")

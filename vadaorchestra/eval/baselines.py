@@ -125,6 +125,7 @@ class VadaOrchestra(_Served):
     name = "vadaorchestra"
 
     async def answer(self, question: str) -> Prediction:
+        from vadaorchestra.agents import wording
         from vadaorchestra.agents.run import ask
 
         result = await ask(question, server_params=self.params, engine=self.engine, model_client=self.model_client)
@@ -133,6 +134,8 @@ class VadaOrchestra(_Served):
         if isinstance(result.tokens, dict) and self.model_client is not None:
             extra["tokens"] = result.tokens.get("totals")
         extra["verified"] = result.ctx.verified
+        if problems := wording.lint(result.answer, result.ctx):  # what keeps the answer from being forwarded
+            extra["text_problems"] = problems
         if getattr(result.ctx, "answer_parts", None) is not None:  # a question of several parts: values per part
             extra["parts"] = [list(p) for p in result.ctx.answer_parts]
         if getattr(result.ctx, "answer_yes", None) is not None:  # a yes/no question answered yes or no

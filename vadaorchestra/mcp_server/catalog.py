@@ -61,6 +61,9 @@ class ToolSpec:
     base: tuple[str, ...] = ()  # predicates the program binds to files of the data root
     binds: tuple[Bind, ...] = field(default=(), repr=False)
     roles: tuple[tuple[str, str], ...] = ()  # (output column, role) from @role annotations
+    # how answers write an output column: its words (@label) and the unit of its numbers (@unit)
+    labels: tuple[tuple[str, str], ...] = ()
+    units: tuple[tuple[str, str], ...] = ()
     # the program is recursive, or reads the output of a tool that follows a chain (the titles of a genre's
     # subgenres at any depth): its facts cover every level
     follows_chain: bool = False
@@ -94,6 +97,8 @@ class ToolSpec:
             "recursive": self.recursive,
             "follows_chain": self.follows_chain or self.recursive,
             "roles": dict(self.roles),
+            **({"labels": dict(self.labels)} if self.labels else {}),
+            **({"units": dict(self.units)} if self.units else {}),
         }
 
     @property
@@ -261,12 +266,14 @@ class _Loader:
                 continue
             out = analysis.predicates[outputs[name].args[0].value]
             roles = self.roles(prog, out.name, out.columns)
+            labels = self.notes(prog, "label", out.name, out.columns)
+            units = self.notes(prog, "unit", out.name, out.columns)
             specs[name] = ToolSpec(
                 name=name, description=analysis.tool[1] if analysis.tool else "",
                 params=tuple(ToolParam(n, t, d) for n, t, d in analysis.params),
                 output=out.name, columns=out.columns, types=out.types, deps=tuple(sorted(dep_names)),
                 program=prog, path=Path(prog.source), base=tuple(sorted(b.pred for b in analysis.binds)),
-                binds=analysis.binds, roles=roles,
+                binds=analysis.binds, roles=roles, labels=labels, units=units,
             )
         for prog in headless:
             dep_names = [d for d, _ in self.dependencies(prog, producer, "")]
@@ -338,6 +345,25 @@ class _Loader:
         if ratio_at is not None and "base" not in found.values():
             self.error(ratio_at, "a limit_ratio is a ratio of the base: give another column of the output the role "
                                  "'base'")
+        return tuple(found.items())
+
+    def notes(self, program: A.Program, kind: str, output: str, columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """``@label("pred", "column", "words")`` or ``@unit("pred", "column", "unit")`` annotations of a tool, checked:
+        the tool's output predicate, one of its columns, once per column, words that are not empty."""
+        found: dict[str, str] = {}
+        for ann in program.annotations(kind):
+            pred, col, text = (a.value for a in ann.args)
+            if pred != output:
+                self.error(ann.span, f"@{kind} names {pred!r}; it describes a column of the tool's output predicate "
+                                     f"{output!r}")
+            elif col not in columns:
+                self.error(ann.span, f"{output!r} has no column {col!r} (columns: {', '.join(columns)})")
+            elif col in found:
+                self.error(ann.span, f"column {col!r} of {output!r} has a {kind} already ({found[col]!r})")
+            elif not text.strip() or "\n" in text:
+                self.error(ann.span, f"the {kind} of {col!r} must be words on one line")
+            else:
+                found[col] = " ".join(text.split())
         return tuple(found.items())
 
     @staticmethod

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
@@ -934,10 +935,5 @@ class Composer:
                                f"{rows.cardinality} facts the question's highest or lowest is taken over, so the "
                                f"ordering does not pick it out")
         ctx.answer_values = values
-        if not values:
-            return f"{self.what}: none."
-        from vadaorchestra.agents.question.naming import fmt_number
-
-        shown = [fmt_number(v) if isinstance(v, float) and abs(v) >= 1e4 else
-                 f"{v:.6g}" if isinstance(v, float) else str(v) for v in values]
-        return f"{self.what}: {'; '.join(shown)}."
+        return wording.say(ctx, values, column=self.answer_column, tools=self._tools(self.query),
+                           count=fr.count and self.answer_column.endswith("_count"), fallback=self.what)

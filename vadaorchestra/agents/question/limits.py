@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
@@ -347,11 +348,31 @@ class LimitComposer:
             raise ComposeError(f"the threshold check {self.output} did not run")
         values = sorted({f[self.answer_column] for f in view.facts}, key=str)
         ctx.answer_values = values
-        if frame.of(ctx).how == "yes-no":  # what exceeds answers the question, the values being those that do
-            said = "; ".join(map(str, values))
-            fr = frame.of(ctx)
+        fr = frame.of(ctx)
+        figures = self._figures(ctx, view)
+        if fr.how == "yes-no":  # what exceeds answers the question, the values being those that do
             ctx.answer_yes = not values if fr.within else bool(values)
+            said = wording.affirm(fr.parse, ctx.answer_yes)
             if not values:
-                return f"{'Yes' if fr.within else 'No'}: {self.none}."
-            return f"{'Not within the limit' if fr.within else 'Yes'}: {self.what}: {said}."
-        return f"{self.what}: {'; '.join(map(str, values)) if values else 'none'}."
+                return said or wording.sentence(f"{'Yes' if fr.within else 'No'}: {self.none}")
+            if said is None:
+                said = wording.sentence(f"{'Not within the limit' if fr.within else 'Yes'}: {self.what}")
+            return f"{said} {wording.sentence(figures)}"
+        if values:
+            text = wording.restate(fr.parse, names=values, n=len(values)) if fr.parse is not None else None
+            return f"{text} {wording.sentence(figures)}" if text else wording.sentence(f"{self.what}: {figures}")
+        return wording.restate(fr.parse, names=[], n=0) if fr.parse is not None and \
+            wording.restate(fr.parse, names=[], n=0) else wording.sentence(self.none)
+
+    def _figures(self, ctx: RunContext, view) -> str:
+        """Each thing over (or within) its limit with its amount and the limit: "Upper Kettle Zone: 412 against 400"."""
+        group, amount, limit = (view.columns + [None, None, None])[:3]
+        p = self.query
+        measure = p.measure if p is not None else None
+        tools = [p.path[-1].tool if p.path else p.tool] if p is not None else []
+        out = []
+        for f in sorted(view.facts, key=lambda f: str(f.get(group))):
+            a = wording.shown(ctx, f.get(amount), measure, tools)
+            lim = wording.shown(ctx, f.get(limit), measure, tools)
+            out.append(f"{f.get(group)}: {a} against a limit of {lim}")
+        return "; ".join(out)
