@@ -50,6 +50,18 @@ def read(question: str, *names: str):
      "Maria Rossi manages no employees."),
     ("Where is Emerald Plastics based?", ["Emerald Plastics"], {"names": ["Japan"], "n": 1},
      "Emerald Plastics is based in Japan."),
+    ("What number of different shippers sent freight out of Antwerp Scheldt Terminal?", ["Antwerp Scheldt Terminal"],
+     {"number": ("5", None), "n": 5}, "5 different shippers sent freight out of Antwerp Scheldt Terminal."),
+    ("How much demand does Coldwater Junction Substation carry in total, including the substations downstream of it?",
+     ["Coldwater Junction Substation"], {"number": ("80.5", "MW"), "n": 2},
+     "Coldwater Junction Substation carries 80.5 MW of demand in total, including the substations downstream of it."),
+    ("Counting the substations it feeds, how many feeders does Kingsbridge Grid Supply Point serve for Redfield Steel "
+     "Works?", ["Kingsbridge Grid Supply Point", "Redfield Steel Works"], {"number": ("4", None), "n": 4},
+     "Counting the substations it feeds, Kingsbridge Grid Supply Point serves 4 feeders for Redfield Steel Works."),
+    ("In term 2025-2, what proportion of the seats of Quantum Mechanics was filled?", ["Quantum Mechanics"],
+     {"number": ("87.5 %", None), "n": 2}, "In term 2025-2, 87.5 % of the seats of Quantum Mechanics was filled."),
+    ("Which patients did Northgate Family Clinic bill claims for?", ["Northgate Family Clinic"],
+     {"names": ["A", "B", "C"]}, "Northgate Family Clinic billed claims for 3 patients: A, B and C."),
 ])
 def test_the_question_is_restated_around_what_was_found(question, names, answer, expected):
     p = read(question, *names)

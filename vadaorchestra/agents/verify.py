@@ -16,6 +16,7 @@ from typing import Any
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question.frame import stem, word_match
+from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
 from vadaorchestra.datalog.parser import parse
@@ -109,8 +110,11 @@ def _answer_numbers(answer: str, strings: set[str], question: str):
 
 
 def _supports(value: float, target: float, shown: float, suffix: str | None, tolerance: float) -> bool:
+    """A number shown supports a fact's value at the precision shown; a percentage, a value in percent or a ratio
+    (a share of 0.375 written "37.5 %")."""
     return math.isclose(target, value, abs_tol=tolerance + 1e-9) or \
-        (suffix == "%" and math.isclose(shown, value, abs_tol=tolerance))
+        (suffix == "%" and (math.isclose(shown, value, abs_tol=tolerance)
+                            or math.isclose(shown, value * 100, abs_tol=tolerance + 1e-9)))
 
 
 def check_answer(answer: str, ctx: RunContext) -> list[str]:
@@ -119,6 +123,10 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
     numbers += [float(v.cardinality) for v in ctx.predicates.values()]  # how many facts: what coverage statements cite
     numbers += [c.value for c in frame.of(ctx).conditions]  # a condition of the question, restated ("above 4.0")
     numbers += [float(x) for x in strings if re.fullmatch(r"\d+(?:\.\d+)?", x)]  # a name of digits ("route 119")
+    # how many things the answer names ("3 banks lend to X: A, B and C"), and how many a long list leaves unnamed
+    for values in [ctx.answer_values or [], *(ctx.answer_parts or [])]:
+        k = len({str(v) for v in values or []})
+        numbers += [float(k)] + ([float(k - LISTED)] if k > LISTED else [])
     problems = []
     for m, target, shown, suffix, tolerance in _answer_numbers(answer, strings, ctx.question):
         if not any(_supports(v, target, shown, suffix, tolerance) for v in numbers):
@@ -151,14 +159,15 @@ def _vocabulary(ctx: RunContext) -> set[str]:
 
 
 def _unlabelled(name: str, strings: set[str], question: str, vocabulary: set[str]) -> str:
-    """A name read from a sentence that starts with a label ("Beat of Upper Kettle Zone: ..."): the name without the
-    capitalised word of the catalog or the question and its "of"; the name itself otherwise."""
+    """A run of capitalised words read as one name, taken apart at "of" when it is not one: each piece a known name,
+    or a capitalised word of the catalog or the question that starts a sentence ("Beat of Upper Kettle Zone: ...",
+    "Vega Foods of Delta Balanced Fund"). Empty when every piece is accounted for; the name itself otherwise."""
     if _known(name, strings, question):
         return name
-    first, _, rest = name.partition(" ")
-    if first.lower() in vocabulary and rest:
-        rest = re.sub(r"^(?:of|de|di|and|&)\s+", "", rest)
-        return rest if _ENTITY.fullmatch(rest) else ""
+    pieces = re.split(r"\s+of\s+", name)
+    if len(pieces) > 1 and all(_known(x, strings, question) or (k == 0 and " " not in x and x.lower() in vocabulary)
+                               for k, x in enumerate(pieces)):
+        return ""
     return name
 
 

@@ -98,6 +98,16 @@ def restate(p: Parse, *, names: Sequence[str] | None = None, value: str | None =
     w = [t for t in p.words if not (t.pos == "PUNCT" and t.text in "?.!")]
     if not w or any(t.text == ";" for t in w):
         return None
+    lead = ""
+    comma = next((k for k, t in enumerate(w) if t.text == ","), None)
+    if comma is not None and w[0].tag in ("IN", "VBG") and comma + 1 < len(w) and w[comma + 1].text.lower() in \
+            _QWORDS:
+        lead, w = _text(p, w[:comma]) + ", ", w[comma + 1:]  # "In term 2025-2, what proportion ...?"
+    # ", as a fraction," between two commas, naming nothing: left out of the sentence
+    commas = [k for k, t in enumerate(w) if t.text == ","]
+    if len(commas) == 2 and not any(t.entity or t.pos in ("VERB", "AUX") and t.tag in ("VBZ", "VBP", "VBD")
+                                    for t in w[commas[0]:commas[1]]):
+        w = w[:commas[0]] + w[commas[1] + 1:]
     # "How many lots end up in X, counting every stage?": the clause restated, what follows the comma kept as written
     comma = next((k for k, t in enumerate(w) if t.text == ","), None)
     rest = ""
@@ -123,6 +133,8 @@ def restate(p: Parse, *, names: Sequence[str] | None = None, value: str | None =
     if rest:
         head, colon, listed = out.partition(": ")
         out = f"{head}{rest}{colon}{listed}"
+    if lead:
+        out = lead + out
     entities = {t.entity for t in p.words if t.entity}
     if any(e not in out for e in entities):
         return None
@@ -161,12 +173,24 @@ class _Asked:
         self.qword = next((t.text.lower() for t in toks if t.text.lower() in _QWORDS), "")
         words = [t for t in toks if t.text.lower() not in _QWORDS and t.text.lower() not in ("many", "much")]
         # "What number of different courses": the noun counted is after "number of"
+        self.counted = any(t.text.lower() == "many" for t in toks)
         if len(words) > 2 and words[0].lemma in ("number", "count") and words[1].lemma == "of":
             words = words[2:]
+            self.counted = True
         words = [t for t in words if t.pos != "DET"]
         head = next((k for k, t in enumerate(words) if t.pos in ("NOUN", "PROPN") and
-                     (k + 1 == len(words) or words[k + 1].pos not in ("NOUN", "PROPN"))), None)
+                     (k + 1 == len(words) or words[k + 1].pos not in ("NOUN", "PROPN") and words[k + 1].tag != "POS")),
+                    None)
+        if words and words[0].lemma == "of":  # "How much of X's net assets ...": no noun, a part of what follows
+            head = None
+            self.after_of = _text(p, [t for t in toks if t.i >= words[0].i])
         self.noun = _text(p, words[:head + 1]) if head is not None else ""
+        # what follows the noun as written, determiners kept ("of the seats of X")
+        if head is not None:
+            tail = [t for t in toks if t.i > words[head].i]
+            self.after_of = _text(p, tail) if tail and tail[0].lemma == "of" else ""
+        elif not (words and words[0].lemma == "of"):
+            self.after_of = ""
         self.numbered = head is not None and any(t.pos == "NUM" or t.lemma in ("top", "first") for t in words[:head])
         self.after = _text(p, words[head + 1:]) if head is not None and head + 1 < len(words) else ""
 
@@ -176,9 +200,13 @@ class _Asked:
         after = f" {self.after}" if self.after else ""
         if number is not None:  # a quantity: its noun names its unit ("How many hours ..."), else the catalog's unit
             said, unit = number
-            if self.noun and self.qword == "how":
+            if self.noun and self.counted:
                 return f"{said} {noun_for(n, self.noun)}{after}", ""
+            if self.noun and self.qword == "how":  # "How much demand": 80.5 MW of demand
+                return (f"{said} {unit} of {self.noun}{after}" if unit else f"{self.noun}{after} of {said}"), ""
             amount = f"{said} {unit}" if unit else said
+            if said.endswith("%") and self.after_of:  # "What share of the seats ...": 87.5 % of the seats
+                return f"{said} {self.after_of}", ""
             if self.noun and self.qword in ("what", "which"):  # "What total tonnage did X send": a total tonnage of
                 return f"{'an' if self.noun[:1].lower() in 'aeiou' else 'a'} {self.noun} of {amount}{after}", ""
             return amount, ""
@@ -286,9 +314,11 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
     if head.pos in ("AUX", "VERB") and len(rest) > 1 and _starts_np(rest[1]):
         e = _np_end(rest, 1)
         g = _verb_after(rest, e) if 1 < e < len(rest) else None
+        if head.lemma == DO and g is None and 1 < e < len(rest) and rest[e].pos == "NOUN" and rest[e].tag == "NN":
+            g = e  # after "did X" comes the verb, whatever the tagger says ("did X bill claims for")
         if head.lemma == DO and g is not None:
             inverted = (e, g)
-        elif head.lemma != DO and g is not None and rest[g].tag in ("VBN", "VBG", "VB"):
+        elif head.lemma != DO and g is not None and rest[g].tag.startswith("VB"):
             inverted = (e, g)  # "has X received", "is X located", "can X borrow"
         elif head.lemma == "be" and (rest[-1].pos == "ADP" or asked.bare or lead is not None):
             inverted = (e, None)  # a copula: "Which kiosks is X the manager of?", "What is the rate of X?"
@@ -306,7 +336,8 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
         negated = any(t.lemma == "not" for t in rest[e:g])
         after = rest[g + 1:]
         parts = 0
-        while parts < len(after) and after[parts].tag == "RP":
+        while parts < len(after) and after[parts].tag == "RP" and not (
+                parts + 1 < len(after) and after[parts + 1].pos in ("NOUN", "DET")):  # "carry in total": no particle
             parts += 1
         lemma = verb.lemma if verb.pos != "NOUN" else verb.text.lower()
         if aux.lemma == DO and not negated:
@@ -501,7 +532,7 @@ def shown(ctx: RunContext, value: Any, column: str | None, tools: Sequence[str] 
     """A value of the answer as written: a number with its unit, a share as a percentage, a name as it is."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    if column in ("share", "share_pct") or (column or "").endswith("_share"):
+    if column in ("share", "share_pct") or (column or "").endswith("_share") or (column or "").startswith("share_of"):
         return percent(value * 100 if column != "share_pct" else value)
     text = fmt_number(value) if abs(value) >= 1e4 or float(value).is_integer() else f"{value:.6g}"
     _pred, u = column_unit(ctx, column, tools) if column and with_unit else (None, None)
@@ -645,12 +676,22 @@ def lint(answer: str, ctx: RunContext) -> list[str]:
             problems.append(f"share written as a fraction {m.group(1)!r}")
     units = {(spec.get("output_predicate"), col): u for spec in ctx.tools.values()
              for col, u in (spec.get("units") or {}).items()}
-    if units:
+    # numbers that are no amounts: how many things the answer names or counts, names made of digits ("route 17")
+    counts = {float(len(v or [])) for v in [ctx.answer_values, *(ctx.answer_parts or [])]}
+    counts |= {float(v) for vs in [ctx.answer_values or [], *(ctx.answer_parts or [])] for v in vs or []
+               if isinstance(v, int) and not isinstance(v, bool)}
+    if units and not answer.startswith("could not answer"):
         for fig in verify.answer_figures(text, ctx):
             u = units.get((fig["predicate"], fig["column"])) or next(
                 (u for (p, c), u in units.items() if c == fig["column"] or fig["column"].endswith(f"_{c}")), None)
-            if u is None or not any(ch.isdigit() for ch in fig["text"]):
+            number = fig["text"].rstrip(",")
+            if u is None or not any(ch.isdigit() for ch in number) or number in names:
                 continue
+            try:
+                if float(number.replace(",", "")) in counts:
+                    continue
+            except ValueError:
+                pass
             around = text[max(0, fig["start"] - len(u) - 2):fig["start"] + len(fig["text"]) + len(u) + 2]
             if u.lower() not in around.lower() and not _named_by_noun(question, u):
                 problems.append(f"amount {fig['text'].rstrip(',')!r} without its unit {u!r}")

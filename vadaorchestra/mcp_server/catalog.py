@@ -9,7 +9,7 @@ dependency order, so that a tool knows the types of what it reads) and reports e
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -326,30 +326,25 @@ class _Loader:
     def roles(self, program: A.Program, output: str, columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """The ``@role("pred", "column", "role")`` annotations of a tool, checked: the tool's output predicate, one of
         its columns, a known role, one role per column, a ``limit_ratio`` only beside a ``base``."""
-        found: dict[str, str] = {}
-        ratio_at = None
-        for ann in program.annotations("role"):
-            pred, col, role = (a.value for a in ann.args)
-            if pred != output:
-                self.error(ann.span, f"@role names {pred!r}; a role describes a column of the tool's output "
-                                     f"predicate {output!r}")
-            elif col not in columns:
-                self.error(ann.span, f"{output!r} has no column {col!r} (columns: {', '.join(columns)})")
-            elif role not in ROLES:
-                self.error(ann.span, f"unknown role {role!r} (roles: {', '.join(ROLES)})")
-            elif col in found:
-                self.error(ann.span, f"column {col!r} of {output!r} has a role already ({found[col]!r})")
-            else:
-                found[col] = role
-                ratio_at = ann.span if role == "limit_ratio" else ratio_at
-        if ratio_at is not None and "base" not in found.values():
+        def known(role: str) -> str | None:
+            return None if role in ROLES else f"unknown role {role!r} (roles: {', '.join(ROLES)})"
+
+        found = self.notes(program, "role", output, columns, known)
+        ratio_at = next((ann.span for ann in program.annotations("role") if ann.args[2].value == "limit_ratio"
+                         and dict(found).get(ann.args[1].value) == "limit_ratio"), None)
+        if ratio_at is not None and "base" not in dict(found).values():
             self.error(ratio_at, "a limit_ratio is a ratio of the base: give another column of the output the role "
                                  "'base'")
-        return tuple(found.items())
+        return found
 
-    def notes(self, program: A.Program, kind: str, output: str, columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-        """``@label("pred", "column", "words")`` or ``@unit("pred", "column", "unit")`` annotations of a tool, checked:
-        the tool's output predicate, one of its columns, once per column, words that are not empty."""
+    def notes(self, program: A.Program, kind: str, output: str, columns: tuple[str, ...],
+              wrong: Callable[[str], str | None] | None = None) -> tuple[tuple[str, str], ...]:
+        """``@role``, ``@label("pred", "column", "words")`` or ``@unit("pred", "column", "unit")`` annotations of a
+        tool, checked: the tool's output predicate, one of its columns, once per column, a value ``wrong`` accepts
+        (by default, words on one line)."""
+        def words(text: str) -> str | None:
+            return None if text.strip() and "\n" not in text else f"the {kind} must be words on one line"
+
         found: dict[str, str] = {}
         for ann in program.annotations(kind):
             pred, col, text = (a.value for a in ann.args)
@@ -358,10 +353,10 @@ class _Loader:
                                      f"{output!r}")
             elif col not in columns:
                 self.error(ann.span, f"{output!r} has no column {col!r} (columns: {', '.join(columns)})")
+            elif (problem := (wrong or words)(text)) is not None:
+                self.error(ann.span, problem)
             elif col in found:
                 self.error(ann.span, f"column {col!r} of {output!r} has a {kind} already ({found[col]!r})")
-            elif not text.strip() or "\n" in text:
-                self.error(ann.span, f"the {kind} of {col!r} must be words on one line")
             else:
                 found[col] = " ".join(text.split())
         return tuple(found.items())

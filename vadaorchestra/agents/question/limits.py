@@ -319,7 +319,7 @@ class LimitComposer:
             lim = naming.var(f"{lim_col}_own", taken)
             lim_atom = f"{anchor.name}({', '.join(g if c in anchor.param_columns else lim if c == lim_col else '_' for c in anchor.columns)})"
         op = "<=" if p.within else ">"
-        what = f"total {naming.prose(p.measure, ctx)}" if p.measure else f"{naming.prose(views[last].name)} facts"
+        what = naming.prose_total(p.measure, ctx) if p.measure else f"{naming.prose(views[last].name)} facts"
         out = [
             RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
                          output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
