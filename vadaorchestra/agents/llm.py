@@ -655,4 +655,6 @@ class LLMPolicy:
                              self.render("complete", ctx, answer=answer, findings="\n".join(left_out)))
         ctx.event("answer_completed", added=out.sentences, findings=left_out)
         added = out.sentences.strip()
-        return f"{answer.rstrip()} {added[:1].upper()}{added[1:]}"
+        said = answer.rstrip()
+        said += "" if not said or said[-1] in ".!?" else "."  # the sentence the model left open ends before the next
+        return f"{said} {added[:1].upper()}{added[1:]}"

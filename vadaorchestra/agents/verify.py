@@ -289,7 +289,7 @@ def check_coverage(answer: str, ctx: RunContext) -> list[str]:
 
 
 _NEGATION = re.compile(r"\b(?:no|none|not|nothing|neither|nor|never|cannot|without)\b|n't\b", re.I)
-_SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z])|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?;:)])\s+(?=[A-Z])|\n+")  # ")": a model may drop a full stop after a figure
 _CLAUSE = re.compile(r",?\s+(?:and|but|while|whereas|although|though|yet)\s+|;\s*|,\s+(?=which\b)", re.I)
 BACKED = 0.8  # the share of a denial's words that one sentence of the rules' wording must have
 
