@@ -243,3 +243,18 @@ def test_directly_rests_on_a_rule_that_keeps_the_first_level_of_the_chain(progra
     ctx.synthesized.append(Synthesized(program, "selection", "d", 1, kind="filter"))
     problems = [p for p in check_frame(ctx) if "direct relations only" in p]
     assert (problems == []) is kept, problems
+
+
+@pytest.mark.parametrize(("month", "verified"), [("March 2024", True), ("April 2024", False)])
+def test_a_period_the_question_names_is_kept_to_or_the_answer_is_not_verified(month, verified):
+    """A named month read by the parser's named entities: a tool about March 2024 answers "in March 2024"; "in April
+    2024" it does not, and the run says which period nothing kept to (measured: three fresh catalogs' "in February
+    2024" questions were answered with every month summed, and verified)."""
+    lab = ROOT / "lab_equipment"
+    result = _ask(f"How many hours was the Titan Krios G4 booked for in {month}?", lab / "catalog", lab)
+    assert result.ctx.frame.periods == (month,)
+    assert bool(result.verified) is verified, result.answer
+    if verified:
+        assert result.answer == "The Titan Krios G4 was booked for 144 hours in March 2024."
+    else:
+        assert f"the question names the period '{month}', and no step of the computation keeps to it" in result.answer

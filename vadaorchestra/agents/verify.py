@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from typing import Any
@@ -141,7 +142,7 @@ def check_answer(answer: str, ctx: RunContext) -> list[str]:
             names = [part] if _known(part, lowered, question) else \
                 [n.strip() for n in re.split(r"\s+(?:and|&)\s+", part)]
             for name in names:
-                name = _unlabelled(name, lowered, question, vocabulary)
+                name = _unlabelled(re.sub(r"['\u2019]s?$", "", name), lowered, question, vocabulary)  # "X's rate"
                 if name and _ENTITY.fullmatch(name) and not _known(name, lowered, question):
                     problems.append(f"the entity {name!r} is not in any derived fact")
     return problems
@@ -539,6 +540,44 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     return problems + check_frame(ctx, aggs)
 
 
+_MONTHS = {m.lower(): k for k, m in enumerate(calendar.month_name) if m}
+_YEAR_MONTH = re.compile(r"^((?:19|20)\d\d)-(\d\d)(?:-\d\d)?$")
+
+
+def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
+    """Whether the computation keeps to a period the question names ("in March 2024", "between January and June
+    2024"): a tool it called is about it (its description names the period's months and year), or a rule compares
+    with, or a call passes, a value holding it ("2024-03"), or every date of the tools' facts lies in it (the data
+    has no other), or it is a condition of the question or a value it names."""
+    if any(period.lower() in c.text.lower() for c in fr.conditions) or \
+            any(period.lower() in e.value.lower() for e in fr.entities):
+        return True
+    years = set(re.findall(r"\b(?:19|20)\d\d\b", period))
+    # the months the question names with the period ("over January and February 2024": both)
+    months = {_MONTHS[w] for w in re.findall(r"[a-z]+", fr.question.lower()) if w in _MONTHS} if years else set()
+    wanted = [*years, *(calendar.month_name[m].lower() for m in months)] or re.findall(r"[a-z]+|\d+", period.lower())
+
+    def says(text: str) -> bool:
+        found = set(re.findall(r"[a-z]+|\d+", text.lower()))
+        return all(w in found for w in wanted)
+
+    tools = {c.tool for c in ctx.executed.values()}
+    if any(says(ctx.tools.get(t, {}).get("description", "")) for t in tools):
+        return True
+    texts = [" ".join(re.findall(r'"[^"]*"|\b\d[\d.-]*\b', s.program)) for s in ctx.synthesized]
+    texts += [str(v) for c in ctx.executed.values() for v in c.params.values()]
+    for text in texts:
+        dates = [m for m in (_YEAR_MONTH.match(x) for x in re.findall(r"[\d-]+", text)) if m]
+        if years & set(re.findall(r"\d+", text)) and (not months or any(int(m.group(2)) in months for m in dates)):
+            return True
+    dated = [f[c] for v in ctx.predicates.values() if v.tool in tools for f in v.facts for c in v.columns
+             if isinstance(f.get(c), str) and _YEAR_MONTH.match(f[c])]
+    if dated and years:
+        spans = [_YEAR_MONTH.match(d) for d in dated]
+        return all(m.group(1) in years and (not months or int(m.group(2)) in months) for m in spans)
+    return False
+
+
 def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     """The parts of the frame beyond entities and aggregates: conditions, the column asked for, direct or
     transitive, limits, extremes. Each part the computation does not cover is a problem (``not checked: ...``).
@@ -550,6 +589,10 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     for cond in fr.conditions:
         if not any(math.isclose(c, v, rel_tol=1e-9, abs_tol=1e-9) for c in constants for v in cond.values()):
             problems.append(f"not checked: the question's condition {cond.text!r} is applied by no rule")
+    for period in fr.periods:
+        if not _keeps_to(ctx, fr, period):
+            problems.append(f"not checked: the question names the period {period!r}, and no step of the computation "
+                            f"keeps to it (no tool of the computation is about it, no rule or call restricts to it)")
     kinds = {s.kind for s in ctx.synthesized}
     if fr.limit and "threshold_check" not in kinds:
         problems.append("not checked: the question asks whether a limit is passed, and no threshold check compared "

@@ -314,6 +314,9 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
     if head.pos in ("AUX", "VERB") and len(rest) > 1 and _starts_np(rest[1]):
         e = _np_end(rest, 1)
         g = _verb_after(rest, e) if 1 < e < len(rest) else None
+        verb = next((x for x, t in enumerate(rest) if t.i == head.head and x > 1), None)
+        if head.lemma == DO and g is None and verb is not None and head.dep == "aux":
+            e, g = verb, verb  # the verb "did" helps, as the parse has it ("did X's crew claim")
         if head.lemma == DO and g is None and 1 < e < len(rest) and rest[e].pos == "NOUN" and rest[e].tag == "NN":
             g = e  # after "did X" comes the verb, whatever the tagger says ("did X bill claims for")
         if head.lemma == DO and g is not None:

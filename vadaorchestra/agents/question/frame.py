@@ -211,6 +211,7 @@ class QuestionFrame:
     read_by: str = "parse"  # "parse", or "parse and model" when a model filled what the parse left open
     directions: tuple[str, ...] = ()  # "below"/"above" when a relation says under/beneath/over ... of a named thing
     tokens: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)  # (lemma, start, end) of content words
+    periods: tuple[str, ...] = ()  # the dates the question names ("March 2024"): the computation must keep to them
     parse: Parse | None = field(default=None, compare=False, repr=False)  # what the frame was read from (the answer's wording)
 
     @property
@@ -379,7 +380,7 @@ class _Framer:
             share_of=self._share_of(), preamble_words=self._preamble(), verb=self._verb(),
             limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form, question_word=qword,
             directions=tuple(sorted({DIRECTIONS[t.lemma] for t in self.w if t.lemma in DIRECTIONS and t.pos == "ADP"
-                                     and any(x.head == t.i and x.entity for x in self.w)})), superlative=self._superlative(), tokens=tokens, parse=p)
+                                     and any(x.head == t.i and x.entity for x in self.w)})), superlative=self._superlative(), tokens=tokens, periods=p.periods, parse=p)
 
     # --- what is asked --------------------------------------------------------------------------------------------
     def _count(self) -> tuple[bool, str | None, Phrase | None]:

