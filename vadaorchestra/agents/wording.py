@@ -10,8 +10,7 @@ preposition that led the question "In which companies ..."). A question in no sh
 (``None``): the caller words the answer from the catalog's labels instead.
 
 Labels and units come from the catalog (:func:`column_label`, :func:`unit`): ``@label("pred", "column", "words")``
-and ``@unit("pred", "column", "unit")`` annotations of a tool, else the column's name as words and the unit its
-tool's description gives ("its hourly rate in GBP").
+and ``@unit("pred", "column", "unit")`` annotations of a tool, else the column's name as words and no unit.
 """
 
 from __future__ import annotations
@@ -462,8 +461,7 @@ def column_label(ctx: RunContext, pred: str | None, column: str) -> str:
 
 
 def unit(ctx: RunContext, pred: str | None, column: str) -> str | None:
-    """The unit of a numeric column: declared with ``@unit``, else read from its tool's description ("its hourly
-    rate in GBP", "in hours"), else none."""
+    """The unit of a numeric column, as the catalog declares it with ``@unit`` (none otherwise)."""
     notes = catalog_notes(ctx, pred) if pred else {"labels": {}, "units": {}}
     if column in notes["units"]:
         return notes["units"][column]
@@ -508,27 +506,10 @@ def column_unit(ctx: RunContext, column: str, tools: Sequence[str] = ()) -> tupl
             spec = ctx.tools.get(tool) or {}
             pred = spec.get("output_predicate")
             if pred and any(c.get("name") == name for c in spec.get("schema", ())):
-                u = (spec.get("units") or {}).get(name) or _described_unit(spec, name)
+                u = (spec.get("units") or {}).get(name)
                 if u:
                     return pred, u
     return None, None
-
-
-def _described_unit(spec: dict[str, Any], column: str) -> str | None:
-    """The unit a tool's description gives a column: "... its hourly rate in GBP", "booked hours ..., in hours"."""
-    words = column.split("_")
-    desc = spec.get("description", "")
-    for k in range(len(words), 0, -1):
-        said = r"\W+".join(map(re.escape, words[:k]))
-        m = re.search(rf"\b{said}\b(?:\W+\w+){{0,2}}?\W+in ([A-Z]{{3}}\b|[a-z]+)", desc, re.I)
-        if m and (m.group(1).isupper() or m.group(1).lower() in _UNIT_WORDS):
-            return m.group(1)
-    return None
-
-
-# a unit read from a description must be one of these (or a currency code): "in March" is a date, not a unit
-_UNIT_WORDS = frozenset("""hours hour minutes days weeks months years tonnes tons kg kilograms grams litres liters
-megalitres metres meters km kilometres miles seats beds points credits percent euros dollars pounds""".split())
 
 
 def shown(ctx: RunContext, value: Any, column: str | None, tools: Sequence[str] = (), with_unit: bool = True) -> str:
