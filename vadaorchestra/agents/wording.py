@@ -9,7 +9,7 @@ question phrase stood (as the subject, after the verb, after a stranded preposit
 preposition that led the question "In which companies ..."). A question in no shape read here gets no sentence
 (``None``): the caller words the answer from the catalog's labels instead.
 
-Labels and units come from the catalog (:func:`column_label`, :func:`unit`): ``@label("pred", "column", "words")``
+Labels and units come from the catalog (:func:`column_label`, :func:`column_unit`): ``@label("pred", "column", "words")``
 and ``@unit("pred", "column", "unit")`` annotations of a tool, else the column's name as words and no unit.
 """
 
@@ -458,27 +458,6 @@ def column_label(ctx: RunContext, pred: str | None, column: str) -> str:
     if len(parts) > 1 and (len(parts[-1]) == 1 or (u and parts[-1].lower() == u.lower())):
         parts = parts[:-1]
     return " ".join(parts)
-
-
-def unit(ctx: RunContext, pred: str | None, column: str) -> str | None:
-    """The unit of a numeric column, as the catalog declares it with ``@unit`` (none otherwise)."""
-    notes = catalog_notes(ctx, pred) if pred else {"labels": {}, "units": {}}
-    if column in notes["units"]:
-        return notes["units"][column]
-    return None
-
-
-def amount(ctx: RunContext, pred: str | None, column: str, value: Any) -> str:
-    """A number as an analyst writes it, with its column's unit: "13.1M EUR", "95 GBP", "42"."""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return str(value)
-    u = unit(ctx, pred, column)
-    shown = fmt_number(value)
-    if u is None:
-        return shown
-    if u in ("%", "percent"):
-        return f"{shown} %"
-    return f"{shown} {u}"
 
 
 def percent(x: float) -> str:
