@@ -694,17 +694,18 @@ class OfflinePolicy:
         return "\n".join(lines) if lines else "No fact answers the question."
 
     @staticmethod
-    def _said(ctx: RunContext, v: PredicateView, count: bool = False) -> str:
-        """A count or total of a synthesized predicate (key, amount) as a sentence restating the question, or as
-        "<amount> of <key>: <value>" for each key."""
-        col = v.columns[1]
+    def _said(ctx: RunContext, v: PredicateView, count: bool = False, col: str | None = None,
+              what: str | None = None) -> str:
+        """A value per key of a predicate (its first column; the value its second column, or ``col``) as a sentence
+        restating the question when there is one key, else "<what>: <key>: <value>; ..."."""
+        col = col or v.columns[1]
+        key = v.columns[0]
+        what = what or wording.column_label(ctx, None, col)
         values = [f[col] for f in v.facts]
-        label = wording.column_label(ctx, None, col)
         if len(values) == 1:
-            return wording.say(ctx, values, column=col, count=count,
-                               fallback=f"{label} of {v.facts[0][v.columns[0]]}")
-        return wording.sentence(f"{label}: " + "; ".join(
-            f"{f[v.columns[0]]}: {wording.shown(ctx, f[col], col)}" for f in v.facts))
+            return wording.say(ctx, values, column=col, count=count, fallback=f"{what} of {v.facts[0][key]}")
+        return wording.sentence(f"{what}: " + "; ".join(
+            f"{f[key]}: {wording.shown(ctx, f[col], col)}" for f in v.facts))
 
     def _measure_answer(self, ctx: RunContext, m: Measure) -> list[str]:
         """The largest amounts of the measure, each with its share of the reference base, then what the threshold
@@ -778,7 +779,8 @@ class OfflinePolicy:
                 via = sorted(members.get(g, []))
                 through = f", through {wording.join(via, limit=len(via))}" if via else ""
                 if len(via) > 4:  # a long list summarised: how many, the largest three (all of them on the page)
-                    amounts = {f2[m.entity]: f2[m.amount] for f2 in m.view.facts if f2.get(m.entity) in set(via)}
+                    listed = set(via)
+                    amounts = {f2[m.entity]: f2[m.amount] for f2 in m.view.facts if f2.get(m.entity) in listed}
                     largest = sorted(via, key=lambda x: (-(amounts.get(x) or 0), str(x)))[:3]
                     through = (f", through {len(via)} {wording.plural(entity)}, the largest "
                                + wording.join([f"{x} ({amount(amounts[x])})" if x in amounts else str(x)
@@ -808,14 +810,8 @@ class OfflinePolicy:
         if view is None or not view.facts:
             ctx.answer_values = [0] if col.endswith("_count") else []
             return wording.sentence(f"{wording.words_of(what)}: none")
-        values = [f[col] for f in view.facts]
-        ctx.answer_values = values
-        key = view.columns[0]
-        if len(values) == 1:
-            return wording.say(ctx, values, column=col, count=col.endswith("_count"),
-                               fallback=f"{wording.words_of(what)} of {view.facts[0][key]}")
-        shown = "; ".join(f"{f[key]}: {wording.shown(ctx, f[col], col)}" for f in view.facts)
-        return wording.sentence(f"{wording.words_of(what)}: {shown}")
+        ctx.answer_values = [f[col] for f in view.facts]
+        return self._said(ctx, view, count=col.endswith("_count"), col=col, what=wording.words_of(what))
 
     # --- two-hop questions ------------------------------------------------------------------------------------------
     def _hop_view(self, ctx: RunContext, tool: str) -> PredicateView | None:

@@ -475,20 +475,17 @@ def words_of(text: str) -> str:
 
 
 # --- the answer of one query ----------------------------------------------------------------------------------------
-def column_unit(ctx: RunContext, column: str, tools: Sequence[str] = ()) -> tuple[str | None, str | None]:
-    """(the output predicate, the unit) of the tool output a column comes from: the query's tools first, then the
-    catalog's; a derived column ("total_amount", "max_rate_gbp") is its measure's."""
+def column_unit(ctx: RunContext, column: str, tools: Sequence[str] = ()) -> str | None:
+    """The unit the catalog declares for the tool output column a column comes from: the query's tools first, then
+    the catalog's; a derived column ("total_amount", "max_rate_gbp") is its measure's."""
     names = [column, *(column.split("_", 1)[1:] if column.split("_", 1)[0] in ("total", "max", "min", "sum") else [])]
     order = [*tools, *(t for t in ctx.tools if t not in tools)]
     for name in reversed(names):
         for tool in order:
             spec = ctx.tools.get(tool) or {}
-            pred = spec.get("output_predicate")
-            if pred and any(c.get("name") == name for c in spec.get("schema", ())):
-                u = (spec.get("units") or {}).get(name)
-                if u:
-                    return pred, u
-    return None, None
+            if any(c.get("name") == name for c in spec.get("schema", ())) and (u := (spec.get("units") or {}).get(name)):
+                return u
+    return None
 
 
 def shown(ctx: RunContext, value: Any, column: str | None, tools: Sequence[str] = (), with_unit: bool = True) -> str:
@@ -498,7 +495,7 @@ def shown(ctx: RunContext, value: Any, column: str | None, tools: Sequence[str] 
     if column in ("share", "share_pct") or (column or "").endswith("_share") or (column or "").startswith("share_of"):
         return percent(value * 100 if column != "share_pct" else value)
     text = fmt_number(value) if abs(value) >= 1e4 or float(value).is_integer() else f"{value:.6g}"
-    _pred, u = column_unit(ctx, column, tools) if column and with_unit else (None, None)
+    u = column_unit(ctx, column, tools) if column and with_unit else None
     return f"{text} {u}" if u else text
 
 
@@ -519,7 +516,7 @@ def say(ctx: RunContext, values: Sequence[Any], *, column: str | None, tools: Se
         elif len(values) == 1 and numbers:
             v = numbers[0]
             said = shown(ctx, v, column, tools, with_unit=False)
-            _pred, u = column_unit(ctx, column, tools) if column and "%" not in said else (None, None)
+            u = column_unit(ctx, column, tools) if column and "%" not in said else None
             if u and _named_by_noun(fr.question, u):
                 u = None  # "the combined length in kilometres ... is 13.9"
             text = restate(p, number=(said, u), n=1 if v == 1 else 2)

@@ -361,8 +361,8 @@ class LimitComposer:
         if values:
             text = wording.restate(fr.parse, names=values, n=len(values)) if fr.parse is not None else None
             return f"{text} {wording.sentence(figures)}" if text else wording.sentence(f"{self.what}: {figures}")
-        return wording.restate(fr.parse, names=[], n=0) if fr.parse is not None and \
-            wording.restate(fr.parse, names=[], n=0) else wording.sentence(self.none)
+        none = wording.restate(fr.parse, names=[], n=0) if fr.parse is not None else None
+        return none or wording.sentence(self.none)
 
     def _figures(self, ctx: RunContext, view) -> str:
         """Each thing over (or within) its limit with its amount and the limit: "Upper Kettle Zone: 412 against 400"."""
