@@ -148,7 +148,7 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if not all(isinstance(v, str) for v in values):
         return []
     head = (fr.asked_head,) if fr.asked_head else fr.asks_for[:1]
-    if not head and fr.who and fr.verb and fr.verb not in frame.STOPWORDS:
+    if not head and fr.who and frame.verb_said(fr):
         head = (fr.verb,)  # "Who is X's agent?": the agent column, when the answer's predicate has one
     asked = fr.asked_text or " ".join(head)
     for view, cols in _answer_views(ctx, values):
@@ -208,7 +208,11 @@ def _kinds(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     out = []
     used = used_constants(ctx)
     called = {t: ctx.tools[t] for t in _called(ctx) if t in ctx.tools}
+    answered = [c for _v, cols in (_answer_views(ctx, ctx.answer_values) if ctx.answer_values else []) for c in cols]
     for e in fr.kinds:
+        if fr.asked_head and any(word_match(fr.asked_head, w) for w in terms(e.value)) and \
+                any(word_match(fr.asked_head, t) for c in answered for t in terms(c)):
+            continue  # "Which warehouses were supplied by X?": answered from a column named for them (warehouse)
         names = {c.rsplit(".", 1)[-1] for c in e.columns}
         holders = [t for t, spec in ctx.tools.items() if any(c["name"] in names for c in spec.get("schema", []))]
         if holders and e.value.lower() not in used and relations.restricts(e, fr, called):

@@ -611,6 +611,13 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
     if values == [] and fr.count and not fr.limit:  # (a limit's answer lists what passes it: none)
         problems.append("the question asks how many, and the count computed has no value (no rows were counted)")
+    asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None
+    if values and len(values) > 1 and fr.kind in ("lookup", "list") and asked is not None and not asked.plural \
+            and asked.det in ("what", "which") and all(isinstance(v, int | float) and not isinstance(v, bool)
+                                                      for v in values):
+        # "What quantity did X distribute in February?" answered with each batch's quantity
+        problems.append(f"the question asks for one {asked.text.split(' ', 1)[-1]}, and the answer gives "
+                        f"{len(values)} numbers")
     if values and fr.count and not fr.limit and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks how many, and the answer gives no number ({', '.join(map(str, values[:3]))})")
     if values is not None and fr.kind in ("lookup", "list", "extreme") and not (fr.who and fr.extreme):

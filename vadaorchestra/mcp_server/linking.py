@@ -262,8 +262,9 @@ def _order(value: Any) -> tuple:
 
 # --- matching values against a text -------------------------------------------------------------------------------------
 def normalize(text: str) -> str:
-    """Case-folded, whitespace runs collapsed to one space: how values and texts are compared."""
-    return " ".join(text.casefold().split())
+    """Case-folded, an underscore read as a space (a value written as an identifier, "watch_manager", is named as
+    words: "watch managers"), whitespace runs collapsed to one space: how values and texts are compared."""
+    return " ".join(text.casefold().replace("_", " ").split())
 
 
 def _trigrams(key: str) -> set[str]:

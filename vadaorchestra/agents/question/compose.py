@@ -23,7 +23,7 @@ from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
-from vadaorchestra.agents.question import frame, naming, relations
+from vadaorchestra.agents.question import frame, naming, periods, relations
 from vadaorchestra.agents.question.frame import QuestionFrame, column_score, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
@@ -270,6 +270,7 @@ class Composer:
         fit = 0.0
         # the thing asked about
         phrase = self._phrase(fr, cols)
+        by_name = bool(phrase) and bool(naming.named(phrase, cols))
         asked, guessed, choices = None, False, ()
         kind = next((e for e in fr.kinds if fr.asked_head and any(word_match(fr.asked_head, w)
                                                                    for w in terms(e.value))), None)
@@ -282,6 +283,10 @@ class Composer:
                 fit += 1
         if phrase:
             named = naming.named(phrase, cols)
+            labelled = [] if named else naming.label_named(phrase, [spec] + ([ctx.tools[join.tool]] if join else []), cols)
+            if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
+                named, asked = labelled[:1], labelled[0]
+                fit += 1
             if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the
                 # bank lends to"): its first string column
@@ -306,7 +311,7 @@ class Composer:
                 (thing := naming.thing(ctx.tools[join.tool], besides=join.key)):
             asked = thing  # "Who owns the suppliers X buys from?": the owners the joined tool lists
             fit += 1
-        elif fr.who and fr.verb and fr.verb not in frame.STOPWORDS and (said := naming.said_with(spec, fr.verb)):
+        elif fr.who and frame.verb_said(fr) and (said := naming.said_with(spec, fr.verb)):
             asked = said  # "Who is in charge of X?": the column the description names with it ("the manager in charge")
             fit += 1
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
@@ -330,6 +335,8 @@ class Composer:
                 continue
             if e.kind and not relations.restricts(e, fr, tools):
                 continue  # "Which parts are fitted to X": the tool lists parts only
+            if e.kind and by_name and fr.asked_head and any(word_match(fr.asked_head, w) for w in terms(e.value)):
+                continue  # "Which warehouses were supplied by X": a column named for them holds them
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
             if not where:
@@ -649,6 +656,8 @@ class Composer:
                 self.deferred.append((col, cond.op, format_const(value)))
                 continue
             conditions.append(f"{names[(v.name, col)]} {cond.op} {format_const(value)}")
+        # a period it names ("in March 2024"): on the column dating the rows
+        conditions += periods.keep(fr, [(v, ctx.tools.get(v.tool or "", {})) for v in views], names, consts)
         # directly: the first level of a chain
         if fr.direct is True and naming.follows_chain(ctx.tools[q.tool]):
             level = self._level(ctx.tools[q.tool])
@@ -682,7 +691,7 @@ class Composer:
         # in words: "for Crestline Health Partners, with Harbor Valley Health, above 4.0, directly"
         what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
                                        "with " + " and ".join(q.filters) if q.filters else "",
-                                       *(c.text for c in fr.conditions),
+                                       *(c.text for c in fr.conditions), *("in " + p for p in fr.periods),
                                        "directly" if fr.direct is True and naming.follows_chain(ctx.tools[q.tool]) else ""]))
         out = [RuleProposal(program=program, output=rows, purpose=f"selection: {anchor.name}"
                             + (f" joined with {joined.name}" if joined is not None else "") + f" for {what}")]

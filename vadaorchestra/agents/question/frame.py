@@ -291,7 +291,7 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         value = m.get("value")
         if not isinstance(value, str) or not m.get("category") or any(e.value == value for e in found):
             continue
-        want = value.casefold().split()
+        want = value.casefold().replace("_", " ").split()  # ("watch_manager" is named "watch managers")
         for i in range(len(lem) - len(want) + 1):
             window = lem[i:i + len(want)]
             if all(x in w[0] for x, w in zip(want, window, strict=True)) and \
@@ -306,6 +306,14 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
     order = {id(e): min((mm.start for mm in out if mm.value == e.value), default=0) for e in found}
     found.sort(key=lambda e: order[id(e)])
     return out, found
+
+
+def verb_said(fr: QuestionFrame) -> str | None:
+    """The question's verb when it says what is done ("Who operates X?"): not a function word, not a word of a kind
+    it names ("Who are the watch managers of X?", where the parser's verb is "watch")."""
+    if not fr.verb or fr.verb in STOPWORDS or any(word_match(fr.verb, w) for e in fr.kinds for w in terms(e.value)):
+        return None
+    return fr.verb
 
 
 def lemma_text(question: str) -> str:

@@ -22,7 +22,7 @@ from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
-from vadaorchestra.agents.question import frame, naming
+from vadaorchestra.agents.question import frame, naming, periods
 from vadaorchestra.agents.question.compose import ComposeError
 from vadaorchestra.agents.question.frame import QuestionFrame, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
@@ -127,7 +127,11 @@ class LimitComposer:
             g = group[0]
             # the limit: named after the comparison, in the anchor or in a tool called for each of its things
             limit: tuple[str | None, str] | None = None
-            named = naming.named(after, naming.numeric(spec)) or [c for c in naming.role_columns(spec, "limit") if c in naming.numeric(spec)]
+            named = naming.named(after, naming.numeric(spec))
+            if not named and not any(naming.named(after, naming.numeric(s)) for t, s in ctx.tools.items() if t != tool):
+                # a limit the catalog declares, when the words name no limit of another tool ("its lab budget" is
+                # no permitted depth)
+                named = [c for c in naming.role_columns(spec, "limit") if c in naming.numeric(spec)]
             if named:
                 limit = (None, named[0])
             else:
@@ -292,7 +296,9 @@ class LimitComposer:
             v = views[t]
             return f"{v.name}({', '.join(consts.get((t, c), names[(t, c)]) for c in v.columns)})"
 
-        if not p.params:  # every thing: the anchor's other columns (each member of a group) would repeat amounts
+        if not p.params and p.path:
+            # every thing, its amounts from the hops: the anchor's other columns (each member of a group) would repeat
+            # amounts (amounts in the anchor's own rows keep every column: each row counts once)
             consts.update({(p.tool, c): "_" for c in anchor.columns if c not in (p.group, p.limit[1])})
         path_tools = [p.tool, *(h.tool for h in p.path)]
         head_keys = [(t, c) for t in path_tools for c in views[t].columns if (t, c) not in consts]
@@ -308,7 +314,15 @@ class LimitComposer:
         rows = f"{anchor.name}_{slug}_amounts"
         maps = " ".join(f'@mapping("{rows}", {i}, "{label[v][0]}", "{label[v][1]}").' for i, v in enumerate(head_vars))
         body = ", ".join(atom(t) for t in path_tools)
+        # a period the question names ("in February 2024"): the amounts of that period only, the amounts' own
+        # tool's dates first
+        by_pred = {(views[t].name, c): var for (t, c), var in names.items()}
+        fixed = {(views[t].name, c) for (t, c) in consts}
+        kept = periods.keep(fr, [(views[t], ctx.tools[t]) for t in reversed(path_tools)], by_pred, fixed)
+        body = ", ".join([body, *kept])
         g = names[(p.tool, p.group)]
+        # (the thing compared is the parameter's value itself: the sum is that value's, named as a constant)
+        g_head = consts.get((p.tool, p.group), g)
         last = p.path[-1].tool if p.path else p.tool
         amount = f"sum({names[(last, p.measure)]})" if p.measure else "count()"
         per, check = f"{rows}_per_{p.group}", f"{rows}_{p.group}_{'within' if p.within else 'over'}_limit"
@@ -320,12 +334,31 @@ class LimitComposer:
             lim_atom = f"{anchor.name}({', '.join(g if c in anchor.param_columns else lim if c == lim_col else '_' for c in anchor.columns)})"
         op = "<=" if p.within else ">"
         what = naming.prose_total(p.measure, ctx) if p.measure else f"{naming.prose(views[last].name)} facts"
+        dated = None if kept else self._per_period(ctx, p, anchor, consts)
+        if dated is not None:
+            # the tool lists one amount per thing and period next to the limit ("each month's total next to its
+            # monthly cap"): each period's amount is compared, not their sum over every period
+            d = names[(p.tool, dated)]
+            maps_per = (f'@mapping("{per}", 0, "{p.group}", "string"). @mapping("{per}", 1, "{dated}", "string"). '
+                        f'@mapping("{per}", 2, "amount", "float").')
+            return self._rules(RuleProposal(
+                program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.', output=rows,
+                purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"), [
+                RuleProposal(program=f'@output("{per}"). {maps_per}\n'
+                                     f'{per}({g_head}, {d}, S) :- {rows}({", ".join(head_vars)}), S = {amount}.',
+                             output=per, purpose=f"aggregate: {what} per {p.group} and {dated}"),
+                RuleProposal(program=f'@output("{check}"). @mapping("{check}", 0, "{p.group}", "string"). '
+                                     f'@mapping("{check}", 1, "amount", "float"). @mapping("{check}", 2, "{lim_col}", '
+                                     f'"float"). @mapping("{check}", 3, "{dated}", "string").\n'
+                                     f'{check}({g}, S, {lim}, {d}) :- {per}({g}, {d}, S), {lim_atom}, S {op} {lim}.',
+                             output=check, purpose=f"threshold check: {what} per {p.group} and {dated} against "
+                                                   f"{lim_col}", kind="threshold_check")], ctx, p, check, what, lim_col)
         out = [
             RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
                          output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
             RuleProposal(program=f'@output("{per}"). @mapping("{per}", 0, "{p.group}", "string"). '
                                  f'@mapping("{per}", 1, "amount", "float").\n'
-                                 f'{per}({g}, S) :- {rows}({", ".join(head_vars)}), S = {amount}.',
+                                 f'{per}({g_head}, S) :- {rows}({", ".join(head_vars)}), S = {amount}.',
                          output=per, purpose=f"aggregate: {what} per {p.group}"),
             RuleProposal(program=f'@output("{check}"). @mapping("{check}", 0, "{p.group}", "string"). '
                                  f'@mapping("{check}", 1, "amount", "float"). @mapping("{check}", 2, "{lim_col}", '
@@ -333,12 +366,28 @@ class LimitComposer:
                          output=check, purpose=f"threshold check: {what} per {p.group} against {lim_col}",
                          kind="threshold_check"),
         ]
+        return self._rules(out[0], out[1:], ctx, p, check, what, lim_col)
+
+    def _rules(self, rows: RuleProposal, rest: list[RuleProposal], ctx: RunContext, p: Plan, check: str, what: str,
+               lim_col: str) -> list[RuleProposal]:
         self.output, self.answer_column = check, p.group
         self.what = (f"{naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'every one'} whose {what} "
                      f"{'stays within' if p.within else 'exceeds'} its {naming.prose(lim_col, ctx)}")
         self.none = (f"no {naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'any'} has a {what} "
                      f"above its {naming.prose(lim_col, ctx)}")
-        return out
+        return [rows, *rest]
+
+    @staticmethod
+    def _per_period(ctx: RunContext, p: Plan, anchor, consts: dict) -> str | None:
+        """The anchor's column dating its rows when the amounts and the limit sit in the anchor's own rows, one row
+        per thing and period (a tool of monthly totals next to the monthly cap), over more than one period."""
+        if p.path or p.limit[0] is not None or p.measure is None or not anchor.complete:
+            return None
+        col = periods.column(anchor, ctx.tools[p.tool].get("roles"))
+        if col is None or (p.tool, col) in consts:
+            return None
+        keys = [(f.get(p.group), f.get(col)) for f in anchor.facts]
+        return col if len(set(keys)) == len(keys) and len({d for _g, d in keys}) > 1 else None
 
     def answer(self, ctx: RunContext) -> str | None:
         if self.output is None:
@@ -366,7 +415,7 @@ class LimitComposer:
 
     def _figures(self, ctx: RunContext, view) -> str:
         """Each thing over (or within) its limit with its amount and the limit: "Upper Kettle Zone: 412 against 400"."""
-        group, amount, limit = (view.columns + [None, None, None])[:3]
+        group, amount, limit, dated = (view.columns + [None, None, None, None])[:4]
         p = self.query
         measure = p.measure if p is not None else None
         tools = [p.path[-1].tool if p.path else p.tool] if p is not None else []
@@ -374,5 +423,5 @@ class LimitComposer:
         for f in sorted(view.facts, key=lambda f: str(f.get(group))):
             a = wording.shown(ctx, f.get(amount), measure, tools)
             lim = wording.shown(ctx, f.get(limit), measure, tools)
-            out.append(f"{f.get(group)}: {a} against a limit of {lim}")
+            out.append(f"{f.get(group)}{f' in {f.get(dated)}' if dated else ''}: {a} against a limit of {lim}")
         return "; ".join(out)

@@ -67,6 +67,13 @@ def named(words: tuple[str, ...], columns: list[str]) -> list[str]:
     return frame.asked_columns(words, columns)
 
 
+def label_named(words: tuple[str, ...], specs: list[dict[str, Any]], columns: list[str]) -> list[str]:
+    """The columns whose @label the words name best ("vehicles": plate, labelled "vehicle"), none when none does."""
+    labels = {c: lab for spec in specs for c, lab in (spec.get("labels") or {}).items() if c in columns}
+    best = frame.asked_columns(words, list(labels.values()))
+    return [c for c, lab in labels.items() if lab in best]
+
+
 def role_columns(spec: dict[str, Any], *roles: str) -> list[str]:
     return [c for c, r in (spec.get("roles") or {}).items() if r in roles]
 

@@ -222,10 +222,19 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
                           t.head.i, start, end, entity, kind, t.is_stop))
     reader = _Reader(doc, tuple(words), question)
     periods = []
-    for ent in doc.ents:  # a date the question names with its year (not "this year", not "30 days"), none of its names
-        if ent.label_ != "DATE" or not re.search(r"(?<!\d)(?:19|20)\d\d(?!\d)", ent.text):
-            continue
-        start, _e, inside = _original(ent.start_char, ent.start_char, spans)
+    dates = [e for e in doc.ents if e.label_ == "DATE"]
+    def joined(a, b) -> bool:  # two dates named as one period: only "and", "to", a comma between them
+        return all(t.pos_ in ("CCONJ", "ADP", "PUNCT") for t in doc[a.end:b.start])
+
+    for k, ent in enumerate(dates):  # a date named with its year (not "this year", not "30 days"), none of its names
+        if not re.search(r"(?<!\d)(?:19|20)\d\d(?!\d)", ent.text) or \
+                (k + 1 < len(dates) and joined(ent, dates[k + 1])):
+            continue  # (a date the next one continues is part of that one's period)
+        first = ent
+        while k > 0 and joined(dates[k - 1], first):
+            k -= 1  # "January and February 2024", "March to May 2024": one period, from the first date named
+            first = dates[k]
+        start, _e, inside = _original(first.start_char, first.start_char, spans)
         _s, end, inside_end = _original(ent.end_char, ent.end_char, spans)
         if inside is None and inside_end is None and not any(a < end and start < b for _n, _m, a, b, _v in spans):
             periods.append(question[start:end])
@@ -726,9 +735,15 @@ class _Reader:
             if t.text in (":", ";") and any(x.pos in ("VERB", "AUX") for x in w[:t.i]) and \
                     any(x.pos in ("VERB", "AUX") for x in w[t.i + 1:]):
                 cuts.append(t.i)
+        # "and" opening a question of its own ("What is X's cap and how many people work at X?"), which the parser
+        # may attach as a relative clause of the first part's noun
+        for t in w:
+            if t.dep == "cc" and t.i + 1 < len(w) and w[t.i + 1].tag in ("WRB", "WDT", "WP", "WP$") and \
+                    any(x.pos in ("VERB", "AUX") for x in w[:t.i]) and any(x.pos in ("VERB", "AUX") for x in w[t.i + 1:]):
+                cuts.append(t.i)
         if not cuts:
             return ((0, len(w)),)
-        bounds = [0, *sorted(cuts), len(w)]
+        bounds = [0, *sorted(set(cuts)), len(w)]
         return tuple((a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b)
 
     def _subtree(self, i: int) -> list[int]:
