@@ -335,10 +335,11 @@ class Composer:
                 continue
             if e.kind and not relations.restricts(e, fr, tools):
                 continue  # "Which parts are fitted to X": the tool lists parts only
-            if e.kind and by_name and fr.asked_head and any(word_match(fr.asked_head, w) for w in terms(e.value)):
-                continue  # "Which warehouses were supplied by X": a column named for them holds them
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
+            if not where and e.kind and by_name and fr.asked_head and \
+                    any(word_match(fr.asked_head, w) for w in terms(e.value)):
+                continue  # "Which warehouses were supplied by X": no kind column, a column named for them holds them
             if not where:
                 return None
             filters[e.value] = where[0]
