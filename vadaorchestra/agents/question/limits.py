@@ -334,48 +334,33 @@ class LimitComposer:
             lim_atom = f"{anchor.name}({', '.join(g if c in anchor.param_columns else lim if c == lim_col else '_' for c in anchor.columns)})"
         op = "<=" if p.within else ">"
         what = naming.prose_total(p.measure, ctx) if p.measure else f"{naming.prose(views[last].name)} facts"
+        # a tool listing one amount per thing and period next to the limit ("each month's total next to its monthly
+        # cap"): each period's amount is compared, not their sum over every period
         dated = None if kept else self._per_period(ctx, p, anchor, consts)
-        if dated is not None:
-            # the tool lists one amount per thing and period next to the limit ("each month's total next to its
-            # monthly cap"): each period's amount is compared, not their sum over every period
-            d = names[(p.tool, dated)]
-            maps_per = (f'@mapping("{per}", 0, "{p.group}", "string"). @mapping("{per}", 1, "{dated}", "string"). '
-                        f'@mapping("{per}", 2, "amount", "float").')
-            return self._rules(RuleProposal(
-                program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.', output=rows,
-                purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"), [
-                RuleProposal(program=f'@output("{per}"). {maps_per}\n'
-                                     f'{per}({g_head}, {d}, S) :- {rows}({", ".join(head_vars)}), S = {amount}.',
-                             output=per, purpose=f"aggregate: {what} per {p.group} and {dated}"),
-                RuleProposal(program=f'@output("{check}"). @mapping("{check}", 0, "{p.group}", "string"). '
-                                     f'@mapping("{check}", 1, "amount", "float"). @mapping("{check}", 2, "{lim_col}", '
-                                     f'"float"). @mapping("{check}", 3, "{dated}", "string").\n'
-                                     f'{check}({g}, S, {lim}, {d}) :- {per}({g}, {d}, S), {lim_atom}, S {op} {lim}.',
-                             output=check, purpose=f"threshold check: {what} per {p.group} and {dated} against "
-                                                   f"{lim_col}", kind="threshold_check")], ctx, p, check, what, lim_col)
+        d = [names[(p.tool, dated)]] if dated else []
+        period = [(dated, d[0], "string")] if dated else []
+        per_cols = [(p.group, g_head, "string"), *period, ("amount", "S", "float")]
+        check_cols = [(p.group, g, "string"), ("amount", "S", "float"), (lim_col, lim, "float"), *period]
+        by = f" and {dated}" if dated else ""
         out = [
             RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
                          output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
-            RuleProposal(program=f'@output("{per}"). @mapping("{per}", 0, "{p.group}", "string"). '
-                                 f'@mapping("{per}", 1, "amount", "float").\n'
-                                 f'{per}({g_head}, S) :- {rows}({", ".join(head_vars)}), S = {amount}.',
-                         output=per, purpose=f"aggregate: {what} per {p.group}"),
-            RuleProposal(program=f'@output("{check}"). @mapping("{check}", 0, "{p.group}", "string"). '
-                                 f'@mapping("{check}", 1, "amount", "float"). @mapping("{check}", 2, "{lim_col}", '
-                                 f'"float").\n{check}({g}, S, {lim}) :- {per}({g}, S), {lim_atom}, S {op} {lim}.',
-                         output=check, purpose=f"threshold check: {what} per {p.group} against {lim_col}",
+            RuleProposal(program=f'@output("{per}"). {naming.mappings(per, per_cols)}\n'
+                                 f'{per}({", ".join(v for _c, v, _t in per_cols)}) :- {rows}({", ".join(head_vars)}), '
+                                 f'S = {amount}.',
+                         output=per, purpose=f"aggregate: {what} per {p.group}{by}"),
+            RuleProposal(program=f'@output("{check}"). {naming.mappings(check, check_cols)}\n'
+                                 f'{check}({", ".join(v for _c, v, _t in check_cols)}) :- {per}({", ".join([g, *d, "S"])}), '
+                                 f'{lim_atom}, S {op} {lim}.',
+                         output=check, purpose=f"threshold check: {what} per {p.group}{by} against {lim_col}",
                          kind="threshold_check"),
         ]
-        return self._rules(out[0], out[1:], ctx, p, check, what, lim_col)
-
-    def _rules(self, rows: RuleProposal, rest: list[RuleProposal], ctx: RunContext, p: Plan, check: str, what: str,
-               lim_col: str) -> list[RuleProposal]:
         self.output, self.answer_column = check, p.group
         self.what = (f"{naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'every one'} whose {what} "
                      f"{'stays within' if p.within else 'exceeds'} its {naming.prose(lim_col, ctx)}")
         self.none = (f"no {naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'any'} has a {what} "
                      f"above its {naming.prose(lim_col, ctx)}")
-        return [rows, *rest]
+        return out
 
     @staticmethod
     def _per_period(ctx: RunContext, p: Plan, anchor, consts: dict) -> str | None:
