@@ -9,6 +9,7 @@ policy meant them, so a question read one way and computed another is refused:
 - **direction**: the things asked for are what the answer's tool returns, not what it was called with ("Which
   companies is X a minority shareholder of?" is not answered from X's own shareholders);
 - **items**: "the three largest" gives three values (fewer only when fewer exist);
+- **measure**: a superlative orders by what its words name ("the most appointments" is no highest fee);
 - **kinds**: a kind the question names ("districts", "class A hotels") restricts the computation when the catalog
   has a column holding it;
 - **parts**: each clause of a question of several parts is answered;
@@ -24,6 +25,7 @@ from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
+from vadaorchestra.agents.question.compose import MEASURE_OF
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, terms, word_match
 from vadaorchestra.agents.verify import aggregates, derivation_constants, used_constants
 
@@ -34,7 +36,8 @@ def check_reading(answer: str, ctx: RunContext) -> list[str]:
     results: list[dict[str, Any]] = []
     problems: list[str] = []
     for name, check in (("relations", _relations), ("steps", _unasked), ("entities", _entities),
-                        ("direction", _direction), ("items", _items), ("kinds", _kinds), ("parts", _parts),
+                        ("direction", _direction), ("items", _items), ("measure", _measure), ("kinds", _kinds),
+                        ("parts", _parts),
                         ("words", _words)):
         found = check(fr, ctx)
         results.append({"check": name, "ok": not found, "problems": found})
@@ -200,6 +203,21 @@ def _items(fr: QuestionFrame, ctx: RunContext) -> list[str]:
                          for v, cols in views):
             return []  # no more exist
     return [f"the question asks for {fr.n} ({fr.asked_text}), and the answer gives {len(values)}"]
+
+
+def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """An extreme orders by what the words after its superlative name: the column every highest or lowest of the
+    computation reads is named by them ("the most appointments": the appointments counted per vet, not the highest
+    fee), or by the adjective's measure ("the heaviest": a weight)."""
+    if not (fr.extreme and fr.measure_words):
+        return []
+    words = [*fr.measure_words, *([MEASURE_OF[fr.superlative]] if fr.superlative in MEASURE_OF else [])]
+    out = []
+    for func, _pred, column, _others, _words in aggregates(ctx):
+        if func in ("max", "min") and column and not any(word_match(w, t) for w in words for t in terms(column)):
+            out.append(f"the question's '{fr.superlative or func}' measures {' '.join(fr.measure_words)!r}, and the "
+                       f"computation takes the {'highest' if func == 'max' else 'lowest'} {column}")
+    return list(dict.fromkeys(out))
 
 
 def _kinds(fr: QuestionFrame, ctx: RunContext) -> list[str]:

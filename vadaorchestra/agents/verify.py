@@ -92,7 +92,7 @@ def _answer_numbers(answer: str, strings: set[str], question: str):
     Digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers."""
     masked = answer
     # the question's own words around its numbers, restated by the answer ("booked in March 2024", "more than £50")
-    said = question.rstrip("?.! ").split()
+    said = [w.strip(",;:()\"") for w in question.rstrip("?.! ").split()]  # "in March 2024, and ..."
     restated = {" ".join(said[i:i + k]) for k in (2, 3) for i in range(len(said) - k + 1)
                 if any(c.isdigit() for c in " ".join(said[i:i + k]))}
     for name in sorted(strings | restated | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", question)),
@@ -665,6 +665,15 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
     asked = [(v, c) for v in views for c in v.columns if c in best and c not in v.param_columns]
     if not asked or not values:
         return []
+    # a column of the catalog named by the asked phrase's head, which the answer's columns are not ("the monthly
+    # hours cap": monthly_hours_cap of the profile, not total_hours of the monthly hours)
+    catalog = list(dict.fromkeys(c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
+                                 if c["name"] not in (spec.get("parameter_columns") or {})))
+    better = [c for c in frame.asked_columns(fr.asks_for, catalog)
+              if frame.column_score(fr.asks_for, c) > frame.column_score(fr.asks_for, best[0])]
+    if better:
+        return [f"the question asks for {' '.join(fr.asks_for)}, and the answer gives values of {asked[0][1]}, while "
+                f"{better[0]} of the catalog is named by it"]
     for value in values:
         if not any(_same(f.get(c), value) for v, c in asked for f in v.facts):
             found = sorted({c for v in views for f in v.facts for c, x in f.items() if _same(x, value)})

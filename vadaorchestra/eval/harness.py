@@ -181,7 +181,7 @@ async def _run_all(ds, approach: str, model_client: Any, judge_client: Any, ques
                 seconds = time.perf_counter() - start
                 em = right(q["answer"], pred.values if pred else None, pred.source if pred else None,
                            (pred.extra or {}).get("parts") if pred else None,
-                           (pred.extra or {}).get("yes") if pred else None)
+                           (pred.extra or {}).get("yes") if pred else None, pred.text if pred else None)
                 verdict = None
                 if grader is not None:
                     try:

@@ -68,8 +68,9 @@ def parse_answer(text: str | None) -> list[str]:
     return values
 
 
-def exact_match(gold: Any, predicted: Sequence[Any] | None) -> bool:
-    """Does the predicted value list match the gold answer (a number or a list of names)?"""
+def exact_match(gold: Any, predicted: Sequence[Any] | None, percent: bool = False) -> bool:
+    """Does the predicted value list match the gold answer (a number or a list of names)? With ``percent`` (the
+    answer writes its share as a percentage: "25 %"), a share of 0.25 matches a gold written in percent (25) too."""
     if predicted is None:
         return False
     predicted = [p for p in predicted if normalize(p) not in _EMPTY]
@@ -77,7 +78,8 @@ def exact_match(gold: Any, predicted: Sequence[Any] | None) -> bool:
         if len(predicted) != 1:
             return False
         n = as_number(predicted[0])
-        return n is not None and math.isclose(n, float(gold), rel_tol=1e-9, abs_tol=1e-9)
+        return n is not None and any(math.isclose(x, float(gold), rel_tol=1e-9, abs_tol=1e-9)
+                                     for x in ([n, n * 100] if percent else [n]))
     if isinstance(gold, (list, tuple)):
         return {normalize(g) for g in gold} == {normalize(p) for p in predicted}
     return len(predicted) == 1 and normalize(predicted[0]) == normalize(gold)
@@ -87,16 +89,18 @@ REFUSED = "could not answer"
 
 
 def right(gold: Any, predicted: Sequence[Any] | None, source: str | None = None,
-          parts: Sequence[Sequence[Any]] | None = None, yes: bool | None = None) -> bool:
+          parts: Sequence[Sequence[Any]] | None = None, yes: bool | None = None, text: str | None = None) -> bool:
     """Is a prediction right? ``gold`` is a value (see :func:`exact_match`); ``None`` for a question no tool of the
     catalog answers, where only "could not answer" is right; or ``{"parts": [gold, ...]}`` for a question of several
     parts, each matched against the value list the prediction gives for that part (``parts``); or ``true``/``false``
     for a yes/no question, matched against the answer's ``yes`` (or a single value "yes"/"no"). Otherwise "could not
-    answer" is never right, not even where the gold answer is an empty list."""
+    answer" is never right, not even where the gold answer is an empty list. ``text``, the answer's words: a share
+    it writes as a percentage ("25 % of the appointments") matches a gold in percent (:func:`exact_match`)."""
     if gold is None:
         return source == REFUSED
     if source == REFUSED:
         return False
+    percent = bool(text) and "%" in text
     if isinstance(gold, bool):
         if yes is not None:
             return yes is gold
@@ -104,8 +108,8 @@ def right(gold: Any, predicted: Sequence[Any] | None, source: str | None = None,
             normalize(predicted[0]) in ({"yes", "true"} if gold else {"no", "false"})
     if isinstance(gold, dict) and "parts" in gold:
         return parts is not None and len(parts) == len(gold["parts"]) and all(
-            exact_match(g, p) for g, p in zip(gold["parts"], parts, strict=True))
-    return exact_match(gold, predicted)
+            exact_match(g, p, percent) for g, p in zip(gold["parts"], parts, strict=True))
+    return exact_match(gold, predicted, percent)
 
 
 def bucket(complexity: int | None) -> str:

@@ -147,6 +147,7 @@ class Composer:
             # controlled by X"), not one whose words merely add up ("shippers that sent freight out of X" is the
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
+        found = self._head_named(ctx, fr, found)
         found.sort(key=lambda q: -q.score)
         best = self._reading(ctx, fr, found)
         self.query = best
@@ -163,6 +164,22 @@ class Composer:
         if best.ref is not None and best.ref[0] != best.tool:
             calls.append(Call(tool=best.ref[0], params=best.ref[1], level="high"))
         return calls
+
+    @staticmethod
+    def _head_named(ctx: RunContext, fr: QuestionFrame, found: list[Query]) -> list[Query]:
+        """A lookup or a list of a thing's property: the queries whose tools have the column the asked phrase names
+        by its head, when one has it ("the monthly hours cap of X": X's profile, with monthly_hours_cap; not the
+        monthly hours, whose total_hours the phrase names by "hours" only)."""
+        if fr.kind not in ("list", "lookup") or fr.who or len(fr.asks_for) < 2:
+            return found
+
+        def top(tools: list[str]) -> int:
+            return max((column_score(fr.asks_for, c["name"]) for t in tools for c in ctx.tools[t]["schema"]
+                        if c["name"] not in (ctx.tools[t].get("parameter_columns") or {})), default=0)
+
+        best = top(list(ctx.tools))
+        kept = [q for q in found if top(Composer._tools(q)) == best]
+        return kept or found
 
     def _reading(self, ctx: RunContext, fr: QuestionFrame, found: list[Query]) -> Query | None:
         """The best query, when the question reads one way only. Two queries as good as each other (two tools fit a
@@ -337,6 +354,10 @@ class Composer:
                 continue  # "Which parts are fitted to X": the tool lists parts only
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
+            if e.kind and not any(c in labels for c in strings):
+                # no column holding the kind itself: not one merely named like it ("Which section does X play in":
+                # the section column of X's profile, which holds sections' names, not the kind 'section')
+                where = [c for c in where if not (fr.asked_head and word_match(fr.asked_head, c))]
             if not where and e.kind and by_name and fr.asked_head and \
                     any(word_match(fr.asked_head, w) for w in terms(e.value)):
                 continue  # "Which warehouses were supplied by X": no kind column, a column named for them holds them
@@ -355,10 +376,13 @@ class Composer:
             floats = {c["name"] for sp in [spec] + ([ctx.tools[join.tool]] if join else []) for c in sp["schema"]
                       if c["type"] == "float"}
             amounts = naming.role_columns(spec, "amount") + (naming.role_columns(ctx.tools[join.tool], "amount") if join else [])
-            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
-            if not measure:
-                return None
-            fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
+            if self._rows_measured(fr, nums, [spec] + ([ctx.tools[join.tool]] if join else [])):
+                fit += 1  # "the most appointments": the rows counted per thing
+            else:
+                measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+                if not measure:
+                    return None
+                fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
         # direct or transitive
         recursive = naming.follows_chain(spec) or bool(join and naming.follows_chain(ctx.tools[join.tool]))
         if fr.direct is False and not recursive:
@@ -466,6 +490,17 @@ class Composer:
             return None
         named = naming.best_named(fr.preamble_words, strings)
         return named[0] if named else None
+
+    @staticmethod
+    def _rows_measured(fr: QuestionFrame, nums: list[str], specs: list[dict[str, Any]]) -> bool:
+        """Whether a superlative measures the rows themselves ("Which vet handled the most appointments": the
+        appointments counted per vet), not a number column: its words name the things a tool lists (by the tool's
+        name or its output) and no number column."""
+        words = fr.measure_words
+        if not (fr.who and fr.extreme and fr.superlative and words) or fr.total or naming.named(words, nums):
+            return False
+        things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"])}
+        return any(word_match(words[-1], t) for t in things)
 
     @staticmethod
     def _verb_fits(ctx: RunContext, fr: QuestionFrame, tool: str, strict: bool = False) -> bool:
@@ -831,6 +866,9 @@ class Composer:
                 target = self._named_before(fr, strings) or (q.asked if q.asked in strings else None)
                 if target is None:
                     return []
+            specs = [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
+            if target in strings and self._rows_measured(fr, nums, specs):
+                return self._most_rows(ctx, fr, rows, row, target, var[target], func, what)
             if target in nums or (target is None and nums):
                 measure = target or self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
                 if measure is None:
@@ -874,6 +912,28 @@ class Composer:
         self.output, self.answer_column = rows, asked[0]
         self.what = f"{naming.prose(asked[0], ctx)} {what}"
         return []
+
+    def _most_rows(self, ctx: RunContext, fr: QuestionFrame, rows: str, row: Callable[[], str], target: str,
+                   tvar: str, func: str, what: str) -> list[RuleProposal]:
+        """"Which vet handled the most appointments": the rows counted per ``target`` (each distinct row once), the
+        highest (or lowest) count, and the things that have it."""
+        per, best, arg = f"{rows}_rows_per_{target}", f"{rows}_{func}_rows", f"{rows}_{func}_rows_{target}"
+        thing = fr.measure_words[-1]
+        self.output, self.answer_column = arg, target
+        word = "most" if func == "max" else "fewest"
+        self.what = f"{naming.prose(target, ctx)} with the {word} {thing} rows {what}"
+        return [
+            RuleProposal(program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
+                                 f'@mapping("{per}", 1, "{thing}_count", "int").\n'
+                                 f'{per}({tvar}, N) :- {row()}, N = count({tvar}).',
+                         output=per, purpose=f"counting: the rows of {rows} per {target}"),
+            RuleProposal(program=f'@output("{best}"). @mapping("{best}", 0, "{func}_{thing}_count", "int").\n'
+                                 f'{best}(V) :- {per}(_, N), V = {func}(N).',
+                         output=best, purpose=f"{func} of the rows counted per {target}"),
+            RuleProposal(program=f'@output("{arg}"). @mapping("{arg}", 0, "{target}", "string"). '
+                                 f'@mapping("{arg}", 1, "{thing}_count", "int").\n'
+                                 f'{arg}({tvar}, N) :- {per}({tvar}, N), {best}(N).',
+                         output=arg, purpose=f"the {target} whose count of rows is the {func}", kind="filter")]
 
     def _top(self, ctx: RunContext, fr: QuestionFrame, rows: str, head: list[tuple[str, str, str]],
              asked: list[str], what: str) -> list[RuleProposal]:

@@ -379,7 +379,8 @@ class _Framer:
             listing=p.form in ("wh", "imperative") and qword not in ("how many", "how much"),
             analysis=limit or ranking is not None or extreme is not None, limit=limit, extreme=extreme,
             asks_for=asks_for,
-            how_many=how_many, who=who, entities=self.linked, conditions=self._conditions(n), direct=direct,
+            how_many=how_many, who=who, entities=self._restricting(chain), conditions=self._conditions(n),
+            direct=direct,
             grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
             unplaced_near=self._near(),
             relations=relations, parts=parts, asked_text=asked.text if asked else "", words=words,
@@ -389,6 +390,13 @@ class _Framer:
             limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form, question_word=qword,
             directions=tuple(sorted({DIRECTIONS[t.lemma] for t in self.w if t.lemma in DIRECTIONS and t.pos == "ADP"
                                      and any(x.head == t.i and x.entity for x in self.w)})), superlative=self._superlative(), tokens=tokens, periods=p.periods, parse=p)
+
+    def _restricting(self, chain: set[int]) -> tuple[Entity, ...]:
+        """The linked values, without a kind named only in the words that say how far a chain goes ("counting those
+        in all of its districts": the districts are passed through, not what is counted)."""
+        chained = {self.w[i].kind for i in chain if self.w[i].kind}
+        elsewhere = {t.kind for t in self.w if t.kind and t.i not in chain}
+        return tuple(e for e in self.linked if not (e.kind and e.value in chained - elsewhere))
 
     # --- what is asked --------------------------------------------------------------------------------------------
     def _count(self) -> tuple[bool, str | None, Phrase | None]:
@@ -412,7 +420,8 @@ class _Framer:
         for ph in p.phrases:
             if ph.lemma in COUNT_NOUNS and ph.superlative is None and self._asked_phrase(ph):
                 inner = self._of_object(ph)
-                if inner is not None:
+                # (not "the bench count of North Lab": a thing named is no set to count, the count is its column)
+                if inner is not None and inner.entity is None:
                     return True, self._counted(inner), inner
         if p.form == "imperative" and p.question_word == "count":
             return True, self._counted(self.asked) if self.asked else None, self.asked
@@ -525,7 +534,7 @@ class _Framer:
                  and x not in TOTAL_WORDS and x not in names]
         if asked.lemma in COUNT_NOUNS or asked.lemma in TOTAL_WORDS:  # "the number of X", "the sum of X"
             inner = self._of_object(asked)
-            if inner is not None:
+            if inner is not None and inner.entity is None:  # (not "the bench count of North Lab")
                 words = list(inner.words)
         # the verb the asked things do ("Which companies guarantee the loans of X": the guarantors), when no column
         # of the catalog is named by the noun itself ("Which engineers worked on X": engineers, not work orders)
@@ -609,7 +618,9 @@ class _Framer:
                 # "more enrolments than seats", "more loans than their quota allows" ("than" marks a clause)
                 below = [x for x in self._below(t.head if t.dep == "mark" else t.i) if x != t.i]
                 nouns = [self.w[x] for x in below if self.w[x].pos in ("NOUN", "PROPN") and x not in numbers]
-                if nouns and not any(x in numbers for x in below):
+                # a number first is a condition ("more than 300 metres"); after the limit, a period ("than their
+                # monthly cap in March 2024")
+                if nouns and not any(x in numbers and x < nouns[0].i for x in below):
                     return t, self._phrase_words(nouns[0].i), False
             if t.lemma == "within" and named and (self.w[t.head].lemma in WITHIN_VERBS or
                                                   self._names_limit(named[0].i)):
@@ -695,7 +706,17 @@ class _Framer:
                 out |= {t.i} | {x.i for x in w if x.head == t.i}
             if low in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all") for x in w):
                 out |= {t.i} | {x.i for x in w if x.head == t.i}
+            if t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t):
+                # "counting those in all of its districts": every part of the entity, at every level
+                out |= {t.i, t.head, w[t.head].head} | {x.i for x in w if x.head == t.i}
         return out
+
+    def _all_of_its(self, t: P.Word) -> bool:
+        """"all of its districts", "every one of their depots": the things of the entity's own, all of them."""
+        w = self.w
+        of = w[t.head]
+        owned = any(x.head == t.i and x.lemma in ("its", "their") for x in w)
+        return owned and of.lemma == "of" and of.head != of.i and w[of.head].lemma in ("all", "every", "each", "any")
 
     def _inclusion(self) -> bool:
         """"Counting the substations it feeds", "including the substations downstream of it": a clause that adds to

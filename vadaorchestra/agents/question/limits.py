@@ -80,6 +80,8 @@ class LimitComposer:
         self.answer_column: str | None = None
         self.what = ""
         self.none = ""  # the answer when no thing passes its limit
+        self.period: str | None = None  # the column of the periods compared one by one
+        self.keys: list[str] = []  # the categories compared one by one (each drug)
 
     @staticmethod
     def applies(fr: QuestionFrame) -> bool:
@@ -149,11 +151,16 @@ class LimitComposer:
             lim_type = next(c["type"] for c in ctx.tools[limit[0] or tool]["schema"] if c["name"] == limit[1])
             # (a whole-number limit counts things first: "more loans than their quota" is no sum of the loans' days)
             tries = [(before, True)] * (lim_type == "int") + [(before, False), (before + after, False)]
+            # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
+            # declares in the limit's own unit (the ml dispensed against an allowance in ml)
+            unit = (ctx.tools[limit[0] or tool].get("units") or {}).get(limit[1])
+            tries += [((), False)] * bool(unit)
             found = None
             for words, count in tries:
                 # the amounts' tool the question's words weigh most ("the demand of the substations they feed":
                 # the served demand, not the feeders connected directly), then the shorter chain
-                paths = self._paths(ctx, words, g, {tool}, limit, count=count)
+                paths = self._paths(ctx, words, g, {tool}, limit, count=count,
+                                    sibling=pcol if bound and pcol != g else None, unit=None if words else unit)
                 if paths:
                     found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0])))
                     break
@@ -194,17 +201,28 @@ class LimitComposer:
         return [Call(tool=p.tool, params={param: v}, level="high") for v in values]
 
     def _paths(self, ctx: RunContext, words: tuple[str, ...], column: str, used: set[str],
-               limit: tuple[str | None, str], depth: int = 0, *, count: bool) -> list[tuple[list[Hop], str | None]]:
+               limit: tuple[str | None, str], depth: int = 0, *, count: bool,
+               sibling: str | None = None, unit: str | None = None) -> list[tuple[list[Hop], str | None]]:
         """Every chain of hops from ``column`` to the amounts the words name: a number column (summed); with
         ``count``, a tool whose rows they name (counted: "more enrolments"). The words naming the compared things
-        are left out."""
+        are left out. With ``sibling`` (the anchor's parameter column), a tool called for the same entity as the
+        anchor and listing the things compared too ("Which drugs did X dispense beyond its monthly allowance": the
+        allowances of X per drug, X's use per drug and month). With ``unit`` and no words, the amounts are a column
+        the catalog declares an amount in that unit."""
         if depth >= 2:
             return []
         out: list[tuple[list[Hop], str | None]] = []
-        for hop in _joinable(ctx, column, used):
+        hops = _joinable(ctx, column, used)
+        if sibling is not None:
+            hops += [h for h in _joinable(ctx, sibling, used) if column in naming.cols(ctx.tools[h.tool])]
+        for hop in hops:
             spec = ctx.tools[hop.tool]
             nums = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
-            named = naming.best_named(words, nums) or naming.unit_named(words, ctx, [hop.tool], nums)
+            named = naming.best_named(words, nums) or naming.label_named(words, [spec], nums) or \
+                naming.unit_named(words, ctx, [hop.tool], nums)
+            if unit is not None:
+                named = [c for c in naming.role_columns(spec, "amount") if c in nums
+                         and (spec.get("units") or {}).get(c) == unit]
             if named and not count:
                 out.append(([hop], named[0]))
             elif count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):
@@ -282,6 +300,11 @@ class LimitComposer:
         if p.limit[0]:
             hop = next(h for h in _joinable(ctx, p.group, {p.tool}) if h.tool == p.limit[0])
             names[(hop.tool, hop.key)] = names[(p.tool, p.group)]
+        # a column of the anchor that a tool of the path holds too, the things compared or a category both declare
+        # (the drug of an allowance and of a month's use): the same thing, joined
+        shared = self._shared(ctx, p, views)
+        for t, c in shared:
+            names[(t, c)] = names[(p.tool, c)]
         # every value the question names restricts the amounts where a column of the path holds it
         for e in fr.entities:
             for hop in p.path:
@@ -291,6 +314,9 @@ class LimitComposer:
                             and not (p.own_limit and terms(c) & terms(p.group))):
                     if await probe.matching(v.name, col, e.value) > 0:
                         consts[(hop.tool, col)] = format_const(e.value)
+        for t, c in shared:  # a value the question names for one of two joined columns is the other's too
+            if (t, c) in consts:
+                consts.setdefault((p.tool, c), consts[(t, c)])
 
         def atom(t: str) -> str:
             v = views[t]
@@ -299,7 +325,8 @@ class LimitComposer:
         if not p.params and p.path:
             # every thing, its amounts from the hops: the anchor's other columns (each member of a group) would repeat
             # amounts (amounts in the anchor's own rows keep every column: each row counts once)
-            consts.update({(p.tool, c): "_" for c in anchor.columns if c not in (p.group, p.limit[1])})
+            consts.update({(p.tool, c): "_" for c in anchor.columns
+                           if c not in (p.group, p.limit[1]) and c not in {c for _t, c in shared}})
         path_tools = [p.tool, *(h.tool for h in p.path)]
         head_keys = [(t, c) for t in path_tools for c in views[t].columns if (t, c) not in consts]
         head_vars = list(dict.fromkeys(names[k] for k in head_keys))
@@ -339,9 +366,13 @@ class LimitComposer:
         dated = None if kept else self._per_period(ctx, p, anchor, consts)
         d = [names[(p.tool, dated)]] if dated else []
         period = [(dated, d[0], "string")] if dated else []
-        per_cols = [(p.group, g_head, "string"), *period, ("amount", "S", "float")]
-        check_cols = [(p.group, g, "string"), ("amount", "S", "float"), (lim_col, lim, "float"), *period]
-        by = f" and {dated}" if dated else ""
+        # a shared category no value of the question fixes: each of its values is compared apart (each drug)
+        keyed = [c for c in dict.fromkeys(c for _t, c in shared) if c != p.group and (p.tool, c) not in consts]
+        keys = [(c, names[(p.tool, c)], "string") for c in keyed]
+        per_cols = [(p.group, g_head, "string"), *period, *keys, ("amount", "S", "float")]
+        check_cols = [(p.group, g, "string"), ("amount", "S", "float"), (lim_col, lim, "float"), *period, *keys]
+        by = "".join(f" and {c}" for c in [*([dated] if dated else []), *keyed])
+        self.period, self.keys = dated, keyed
         out = [
             RuleProposal(program=f'@output("{rows}"). {maps}\n{rows}({", ".join(head_vars)}) :- {body}.',
                          output=rows, purpose=f"join: {' -> '.join(path_tools)} for {', '.join(map(str, p.params.values()))}"),
@@ -350,7 +381,8 @@ class LimitComposer:
                                  f'S = {amount}.',
                          output=per, purpose=f"aggregate: {what} per {p.group}{by}"),
             RuleProposal(program=f'@output("{check}"). {naming.mappings(check, check_cols)}\n'
-                                 f'{check}({", ".join(v for _c, v, _t in check_cols)}) :- {per}({", ".join([g, *d, "S"])}), '
+                                 f'{check}({", ".join(v for _c, v, _t in check_cols)}) :- '
+                                 f'{per}({", ".join([g, *d, *(v for _c, v, _t in keys), "S"])}), '
                                  f'{lim_atom}, S {op} {lim}.',
                          output=check, purpose=f"threshold check: {what} per {p.group}{by} against {lim_col}",
                          kind="threshold_check"),
@@ -360,6 +392,19 @@ class LimitComposer:
                      f"{'stays within' if p.within else 'exceeds'} its {naming.prose(lim_col, ctx)}")
         self.none = (f"no {naming.prose(p.group)} for {', '.join(map(str, p.params.values())) or 'any'} has a {what} "
                      f"above its {naming.prose(lim_col, ctx)}")
+        return out
+
+    @staticmethod
+    def _shared(ctx: RunContext, p: Plan, views: dict) -> list[tuple[str, str]]:
+        """The (tool, column) pairs of the path whose column is the anchor's own: the things compared, or a column
+        both tools declare a category."""
+        anchor = views[p.tool]
+        cats = set(naming.role_columns(ctx.tools[p.tool], "category"))
+        out = []
+        for hop in p.path:
+            held = set(naming.role_columns(ctx.tools[hop.tool], "category"))
+            out += [(hop.tool, c) for c in views[hop.tool].columns if c != hop.key and c in anchor.columns
+                    and (c == p.group or (c in cats and c in held))]
         return out
 
     @staticmethod
@@ -400,7 +445,8 @@ class LimitComposer:
 
     def _figures(self, ctx: RunContext, view) -> str:
         """Each thing over (or within) its limit with its amount and the limit: "Upper Kettle Zone: 412 against 400"."""
-        group, amount, limit, dated = (view.columns + [None, None, None, None])[:4]
+        group, amount, limit = view.columns[:3]
+        dated = self.period
         p = self.query
         measure = p.measure if p is not None else None
         tools = [p.path[-1].tool if p.path else p.tool] if p is not None else []
@@ -408,5 +454,6 @@ class LimitComposer:
         for f in sorted(view.facts, key=lambda f: str(f.get(group))):
             a = wording.shown(ctx, f.get(amount), measure, tools)
             lim = wording.shown(ctx, f.get(limit), measure, tools)
-            out.append(f"{f.get(group)}{f' in {f.get(dated)}' if dated else ''}: {a} against a limit of {lim}")
+            of = "".join(f" ({f.get(k)})" for k in self.keys)
+            out.append(f"{f.get(group)}{of}{f' in {f.get(dated)}' if dated else ''}: {a} against a limit of {lim}")
         return "; ".join(out)

@@ -60,30 +60,39 @@ def _matches(fr: QuestionFrame) -> tuple[list[dict[str, Any]], list[dict[str, An
 
 
 def _resolved(text: str, named: str) -> str | None:
-    """The part with its personal pronouns standing for ``named`` ("does it have": does Croydon Depot have; "its
-    cap": Croydon Depot's cap); None when it points at a thing by a demonstrative ("that strand", "this zone"), which
-    is another part's answer."""
+    """The part with its pronouns of the third person standing for ``named`` ("does it have": does Croydon Depot
+    have; "its cap": Croydon Depot's cap; "work there": work at Croydon Depot); None when it points at a thing by a
+    demonstrative ("that strand", "this zone"), which is another part's answer."""
     doc = P.nlp()(text)
     out, pos = [], 0
     for t in doc:
         if t.lower_ in ("that", "this", "these", "those") and t.dep_ == "det":
             return None
-        if t.tag_ in ("PRP", "PRP$") and t.lower_ in ("it", "its", "they", "them", "their"):
+        if t.tag_ in ("PRP", "PRP$") and t.morph.get("Person") == ["3"]:  # it, its, they, his, her, ...
             out.append(text[pos:t.idx])
             out.append(named + ("'s" if t.tag_ == "PRP$" else ""))
+            pos = t.idx + len(t.text)
+        elif t.lower_ == "there" and t.tag_ == "RB":  # "how many vets work there": at the place named (not "are there")
+            out.append(text[pos:t.idx])
+            out.append("at " + named)
             pos = t.idx + len(t.text)
     out.append(text[pos:])
     return "".join(out)
 
 
-def _points_back(first: QuestionFrame, rest: str) -> bool:
+def _points_back(first: QuestionFrame, rest: str, named: str | None = None) -> bool:
     """Whether a pronoun of the later parts may stand for what the first part finds: any pronoun after a which- or
     superlative question ("Which store has the most employees, and does it exceed its headcount?"); after "Who ...?"
     (someone), a personal pronoun, not "it" or "its" ("Who leads Glamorgan District, and how many stations does it
-    have?": the district)."""
+    have?": the district); after "Which X ...?" about a person the question names, not "he" or "her" ("Which section
+    does Jonas Berg play in, and what is his cap?": Jonas Berg's)."""
     pronouns = [t for t in P.nlp()(rest) if t.tag_ in ("PRP", "PRP$")]
     if first.question_word in ("who", "whom") and not first.extreme:
         return any(t.lower_ not in ("it", "its") for t in pronouns)
+    if pronouns and named is not None and not first.extreme and \
+            all(t.morph.get("Gender") in (["Masc"], ["Fem"]) for t in pronouns) and \
+            any(e.label_ == "PERSON" and e.text in named for e in P.nlp()(first.question).ents):
+        return False
     return bool(pronouns)
 
 
@@ -121,9 +130,10 @@ class PartsComposer:
                 if text is None:
                     return []
             part = frame.build(text, ents, ctx.tools, kinds)
-            if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:])):
+            if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:]), named):
                 return []  # what the first part finds is what the next one is about ("Which store ..., and does it")
             if part.compound or part.limit or not Composer.applies(part):
+                ctx.event("compose_parts", refused=text, kind=part.kind, compound=part.compound, limit=part.limit)
                 return []
             composer = Composer()
             composer.tag = f"part{i + 1}"
@@ -131,6 +141,7 @@ class PartsComposer:
                 about, joined = scores_of(ctx)
                 chosen = composer.choose(ctx, about, joined)
             if not chosen:
+                ctx.event("compose_parts", refused=text, reason="no query")
                 return []
             calls.update({c.key: c for c in chosen})
             parts.append(_Part(part, composer))

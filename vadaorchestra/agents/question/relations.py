@@ -39,6 +39,9 @@ class Step:
 
     relations: tuple[Relation, ...]
     tools: frozenset[str]
+    # followed by a column of its tools, not by what a tool is ("the fees to the musicians booked for X": the fee
+    # column of the bookings): the tool that follows another step may follow this one too
+    attribute: bool = False
 
     @property
     def text(self) -> str:
@@ -67,6 +70,15 @@ def named_by(spec: Mapping[str, Any]) -> set[str]:
     whose output has an operator column."""
     params = set(spec.get("parameter_columns") or {})
     return identity(spec) | {t for c in spec.get("schema", []) if c["name"] not in params for t in terms(c["name"])}
+
+
+def by_column(r: Relation, tools: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether a relation's words name output columns of tools and no tool's identity (a quantity or a property of
+    the things another relation reaches: "fees to the musicians")."""
+    words = content(r)
+    if not words or r.via not in ("noun", "possessive"):
+        return False
+    return not any(word_match(w, x) for spec in tools.values() for w in words for x in identity(spec))
 
 
 def followers(r: Relation, tools: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
@@ -99,7 +111,7 @@ def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Ste
             # relations the same tools follow are one step ("the exposure of Bank Gamma to Y", "the demand drawn from
             # the feeders of X")
             groups.setdefault(found, []).append(r)
-    return [Step(tuple(rs), key) for key, rs in groups.items()]
+    return [Step(tuple(rs), key, attribute=all(by_column(r, tools) for r in rs)) for key, rs in groups.items()]
 
 
 def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> bool:
@@ -124,8 +136,10 @@ def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
 
 
 def assign(needed: list[Step], called: list[str]) -> list[Step]:
-    """The steps no distinct called tool follows (a bipartite matching of steps to called tools); empty when the
-    calls follow every step."""
+    """The steps no distinct called tool follows (a bipartite matching of steps to called tools; a step of a column
+    is followed by any called tool that has it); empty when the calls follow every step."""
+    columns = [s for s in needed if s.attribute]
+    needed = [s for s in needed if not s.attribute]
     match: dict[str, int] = {}
 
     def augment(i: int, seen: set[str]) -> bool:
@@ -138,4 +152,4 @@ def assign(needed: list[Step], called: list[str]) -> list[Step]:
         return False
 
     matched = {i for i in range(len(needed)) if augment(i, set())}
-    return [s for i, s in enumerate(needed) if i not in matched]
+    return [s for i, s in enumerate(needed) if i not in matched] + [s for s in columns if not s.tools & set(called)]
