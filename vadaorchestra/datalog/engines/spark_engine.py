@@ -397,11 +397,11 @@ class SparkStore:
         if self.frames.pop(table, None) is not None:
             self.spark.catalog.dropTempView(_name(table))
         self.sizes.pop(table, None)
+        self.depth.pop(table, None)
 
     def retire(self, table: str) -> None:
         """Dropping a frame costs no job here: a retired table is dropped at once."""
         self.drop(table)
-        self.depth.pop(table, None)
 
     def cleanup(self) -> None:
         # the jobs Spark ran for this run's actions (an action may take several: adaptive execution plans a shuffle's
