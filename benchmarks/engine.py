@@ -24,8 +24,11 @@ Workloads:
            from Python (a recursive CTE cannot aggregate inside the recursion)
   tc       transitive closure of sparse random graphs; anchor: WITH RECURSIVE ... UNION
   loans    union of 1M loans and 1M credit lines, summed per (bank, borrower); anchor: UNION + GROUP BY
+  lubm     Soufflé's LUBM example (56 rules, mutual recursion over 20 relations); no hand-written SQL (its row shows
+           "—" there): the references are raw Soufflé on the same program and facts, and the result check compares
+           with it
 
-Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans] [--sizes 1000,10000] [--reps 3]
+Run:  python benchmarks/engine.py [--quick] [--only control,tc,loans,lubm] [--sizes 1000,10000] [--reps 3]
                                   [--sink fetch|table] [--souffle both|interpreted|compiled|none] [--souffle-jobs N]
                                   [--souffle-rounds duckdb|souffle] [--spark]
 """

@@ -83,9 +83,10 @@ def database_schemas(con: duckdb.DuckDBPyConnection, names: set[str] | None = No
     """Types and column names of the tables (and views) in the database's main schema, optionally only ``names``."""
     from vadaorchestra.datalog.engines.duckdb_engine import our_type
 
+    # duckdb_columns(), not information_schema.columns: the same rows (views too), 1.5 ms against 3-9 ms per run
     rows = con.execute(
-        "SELECT table_name, column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = 'main' AND table_catalog = current_database() ORDER BY table_name, ordinal_position"
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+        "WHERE schema_name = 'main' AND database_name = current_database() ORDER BY table_name, column_index"
     ).fetchall()
     types: dict[str, list[str]] = {}
     cols: dict[str, list[str]] = {}

@@ -1,9 +1,15 @@
 """Bottom-up evaluation of an analyzed program inside a DuckDB connection.
 
-Every intermediate relation is a TEMP table of the connection; the target database is written only at the very end,
-in one transaction, and only when evaluation succeeded — an error of any kind leaves it as it was.
-Recursive strata are evaluated semi-naively; rules with monotonic aggregates are recomputed from the full relations
-each round (their value per group at the fixpoint is what remains); existential rules follow the restricted chase.
+Every intermediate relation is a TEMP table of the connection, or a query its readers inline (a table of the
+database, an intermediate read once, a predicate's part of a stratum computed as one tagged relation); the target
+database is written only at the very end, in one transaction, and only when evaluation succeeded — an error of any
+kind leaves it as it was. Recursive strata are evaluated semi-naively (linear ones as one recursive CTE); rules with
+monotonic aggregates are recomputed from the full relations each round for the groups that changed (their value per
+group at the fixpoint is what remains); existential rules follow the restricted chase.
+
+Each statement costs DuckDB about 0.4 ms however little it does (catalog, planning), so the engine issues few: a
+relation computed whole is created by the statement that computes it, a relation read once is not stored, and a
+run's phases are counted in benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import duckdb
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
 from vadaorchestra.datalog.engines.store import RelationStore
-from vadaorchestra.datalog.validator import Analysis, Bind, RuleInfo, Stratum
+from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import (
     Cancelled,
     ConstraintViolation,
@@ -95,7 +101,9 @@ class DuckDBEngine:
             run.run_strata()
             run.check_constraints()
             rows = {p: run.fetch(p, limit) for p in collect}
-            counts = {p: run.cardinality(p) for p in dict.fromkeys([*collect, *(materialize or {})])}
+            # a predicate returned whole is counted by its rows: no statement (LUBM returns 20)
+            counts = {p: len(rows[p]) if p in rows and (limit is None or len(rows[p]) < limit) else run.cardinality(p)
+                      for p in dict.fromkeys([*collect, *(materialize or {})])}
             if materialize:
                 run.materialize(materialize, append)
             return Evaluation(rows, counts, run.next_null)
@@ -131,6 +139,9 @@ class Run:
         self.views: set[str] = set()
         self.sets: set[str] = set()
         self.kept: set[str] = set()
+        self.news: dict[str, int] = {}  # this round's new tuples so far (finish_round), per predicate: rows, -1 unknown
+        self.deferred: set[str] = set()  # derived predicates whose relation their stratum creates (plan_views)
+        self.slots: set[str] = set()  # the names round() gives its new tables, by turns
 
     def prepare(self, kept: set[str]) -> None:
         """Plan the evaluation before anything is loaded; ``kept`` are the predicates returned or materialized."""
@@ -141,6 +152,9 @@ class Run:
         for stratum in self.a.strata:
             try:
                 self.strategy(stratum)(stratum)
+                for p in stratum.preds:  # a deferred relation its rules did not make (they derived nothing)
+                    if p not in self.tables:
+                        self.tables[p] = self.store.create_table(p, self.a.predicates[p])
             except (duckdb.InterruptException, LimitExceeded, Cancelled) as exc:
                 # stopped in a statement that names no rule (a count, a copy of a round's delta): name the stratum's
                 budget = self.engine.budget
@@ -176,6 +190,11 @@ class Run:
                     and not any(ri.existentials for ri in stratum.rules)):
                 self.views.add(p)
         self.sets = self.set_relations()
+        # a relation that one statement of its stratum computes whole is created by that statement (CREATE ... AS),
+        # not empty beforehand and then filled: one statement fewer each (LUBM: 30 of its 41 derived predicates)
+        chased = {h.pred for s in self.a.strata for ri in s.rules if ri.existentials for h in ri.rule.head}
+        self.deferred = {p for s in self.a.strata if not s.recursive or self.strategy(s) == self.linear_cte
+                         for p in s.preds if not self.a.facts.get(p) and p not in chased}
 
     def set_relations(self) -> set[str]:
         """The predicates whose relations hold no duplicate: database tables are read through plain views and may
@@ -215,7 +234,7 @@ class Run:
             elif info.kind in ("input", "external"):
                 self.tables[name] = (store.load_input(name, info, self.inputs[name]) if name in self.inputs
                                      else store.load_table(name, info))
-            else:
+            elif name not in self.deferred:
                 self.tables[name] = store.create_table(name, info)
                 rows = self.a.facts.get(name, ())
                 if rows:
@@ -227,7 +246,7 @@ class Run:
     def strategy(self, stratum: Stratum) -> Callable[[Stratum], None]:
         """How ``stratum`` is evaluated: a linear recursion the store can run as one recursive query
         (:meth:`linear_cte`), else the SQL rounds (:meth:`stratum`). Engines built on this one add their own."""
-        if stratum.recursive and self.use_cte and self.store.recursive_union and linear(stratum):
+        if stratum.recursive and self.use_cte and self.store.recursive_union and linear(stratum, self.a.predicates):
             return self.linear_cte
         return self.stratum
 
@@ -252,33 +271,68 @@ class Run:
         self.check_rows(stratum)
 
     def linear_cte(self, stratum: Stratum) -> None:
-        """A stratum :func:`linear` accepts (transitive closure, reachability): DuckDB's own recursive CTE (UNION:
-        set semantics, so it terminates) computes the same fixpoint as the semi-naive rounds, in one query."""
-        self.engine.progress(f"stratum {', '.join(stratum.preds)} (recursive, one query)")
-        (p,) = stratum.preds
-        info = self.a.predicates[p]
-        full = self.tables[p]
-        rec = self.store.temp(p + "_rec")
-        base, step = [f"SELECT * FROM {full}"], []
+        """A stratum :func:`linear` accepts (transitive closure, reachability, LUBM's class hierarchy): DuckDB's own
+        recursive CTE (UNION: set semantics, so it terminates) computes the same fixpoint as the semi-naive rounds,
+        in one statement.
+
+        Several predicates share the CTE as one relation with a ``tag`` column (the predicate's index), which each
+        rule's step reads through a filter; afterwards each predicate's relation is that filter of the stored
+        result (no copy). The result starts from the facts; without facts the CTE's rows are the relation as they
+        are: its UNION already made them distinct, and a check against the empty relation (EXCEPT) was a second
+        hash of every row (tc of 100k edges: 4.35M rows, a quarter of the run). Three of LUBM's four recursive
+        strata took 69 statements as rounds, 6 so."""
+        preds = list(stratum.preds)
+        self.engine.progress(f"stratum {', '.join(preds)} (recursive, one query)")
+        info = self.a.predicates[preds[0]]
+        cols = [f"c{i}" for i in range(info.arity)] or ["c_"]
+        tagged = len(preds) > 1
+        rec = self.store.temp(preds[0] + "_rec")
+
+        def tag(k: int, select: str) -> str:  # a predicate's rows in the shared relation
+            return f"SELECT {k} AS tag, * FROM ({select})" if tagged else select
+
+        def read(q: str, table: str) -> str:  # the rows of predicate q in the shared relation ``table``
+            return f"(SELECT {', '.join(cols)} FROM {table} WHERE tag = {preds.index(q)})" if tagged else table
+
+        base = [tag(k, f"SELECT * FROM {self.tables[q]}") for k, q in enumerate(preds) if self.a.facts.get(q)]
+        step = []
         for ri in stratum.rules:
-            tables, negs = self.rule_tables(ri, None, None)
-            recursive = [k for k, a in enumerate(ri.positives) if a.pred == p]
-            for k in recursive:
-                tables[k] = rec
-            (base if not recursive else step).append(S.rule_sql(ri, ri.rule.head[0], info.types, tables, negs))
-        cols = ", ".join(f"c{i}" for i in range(info.arity)) or "c_"
+            tables = [read(a.pred, rec) if a.pred in preds else self.tables[a.pred] for a in ri.positives]
+            negs = [self.tables[a.pred] for a in ri.negations]
+            recursive = [a for a in ri.positives if a.pred in preds]
+            head = ri.rule.head[0]
+            select = tag(preds.index(head.pred), S.rule_sql(ri, head, info.types, tables, negs))
+            (base if not recursive else step).append(select)
+        if not base:  # no facts and no rule to start from: nothing to derive
+            return
         union = " UNION ".join(f"({q})" for q in base)
         steps = " UNION ALL ".join(f"({q})" for q in step)
-        label = f"rules for {p!r}" if len(stratum.rules) > 1 else S.rule_label(stratum.rules[0])
-        self.store.insert(full, f"WITH RECURSIVE {rec}({cols}) AS (SELECT * FROM ({union}) UNION SELECT * FROM "
-                          f"({steps})) SELECT * FROM {rec} EXCEPT SELECT * FROM {full}", label,
-                          stratum.rules[0].span if len(stratum.rules) == 1 else None)
+        label = f"rules for {', '.join(map(repr, preds))}" if len(stratum.rules) > 1 else S.rule_label(stratum.rules[0])
+        span = stratum.rules[0].span if len(stratum.rules) == 1 else None
+        names = ", ".join((["tag"] if tagged else []) + cols)
+        query = (f"WITH RECURSIVE {rec}({names}) AS (SELECT * FROM ({union}) UNION SELECT * FROM ({steps})) "
+                 f"SELECT * FROM {rec}")
+        if not tagged and not self.a.facts.get(preds[0]):
+            self.write(preds[0], query, label, span)
+        elif not tagged:
+            self.store.insert(self.tables[preds[0]], f"{query} EXCEPT SELECT * FROM {self.tables[preds[0]]}", label,
+                              span)
+        else:
+            table = self.store.temp("_".join(preds)[:40] + "_all")
+            self.store.create(table, query, label, span)
+            for q in preds:
+                self.tables[q] = read(q, table)
         self.check_rows(stratum)
 
     def drop_deltas(self, deltas) -> None:
+        """Done with a round's deltas: the tables :meth:`round` names by turns are retired for the round after next
+        to replace (:meth:`RelationStore.retire`), others dropped; an inlined aggregate's query has nothing."""
         for _, table in deltas.values():
-            if table:
-                self.store.drop(table)
+            if table and self.store.made(table):
+                if table in self.slots:
+                    self.store.retire(table)
+                else:
+                    self.store.drop(table)
 
     def round_limit(self, stratum: Stratum, deltas) -> RoundLimitExceeded:
         active = [ri for ri in stratum.rules if any(deltas.get(h.pred, (0, None))[0] for h in ri.rule.head)]
@@ -351,12 +405,18 @@ class Run:
         sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
             self.round_no += 1
-            new = {p: self.store.temp(f"{p}_new{self.round_no}") for p in preds}
+            # two names by turns: a round reads the last round's deltas, never older ones (drop_deltas)
+            new = {p: self.store.temp(f"{p}_new{self.round_no % 2}") for p in preds}
+            self.slots.update(new.values())
         for p in preds:
-            full = self.tables[p]
+            full = self.tables.get(p, "")  # none yet: deferred
             parts = selects[p]
             rules = list({ri.index: ri for _, ri, _k in parts}.values())
             label, span = (S.rule_label(rules[0]), rules[0].span) if len(rules) == 1 else (f"rules for {p!r}", None)
+            summed = [self.inlined[a.pred] for ri in rules for a in ri.positives
+                      if a.pred in self.inlined and deltas is not None and deltas.get(a.pred, (0, None))[0]]
+            if summed:  # the statement computes an inlined aggregate: errors of its sum name that rule
+                label, span = S.rule_label(summed[0]), summed[0].span
             union = " UNION ".join(f"({sql})" for sql, _, _k in parts)
             if new is not None:
                 if parts:  # the parts that can repeat a tuple, checked against the relation in one anti-join
@@ -371,12 +431,12 @@ class Run:
             elif parts:
                 distinct = "" if len(parts) > 1 else "DISTINCT "  # UNION already removes duplicates
                 if p in self.views:
-                    self.tables[p] = self.store.temp(p + "_view")
-                    self.store.view(self.tables[p], f"SELECT {distinct}* FROM ({union})", label, span)
+                    self.tables[p] = self.store.view(self.store.temp(p + "_view"), f"SELECT {distinct}* FROM ({union})",
+                                                     label, span)
                 elif self.a.facts.get(p):
                     self.store.insert(full, f"({union}) EXCEPT (SELECT * FROM {full})", label, span)
                 else:
-                    self.store.insert(full, f"SELECT {distinct}* FROM ({union})", label, span)
+                    self.write(p, f"SELECT {distinct}* FROM ({union})", label, span)
         return self.finish_round(stratum, deltas, new, {p for p in preds if selects[p]}, sizes)
 
     def finish_round(self, stratum: Stratum, deltas, new: dict[str, str] | None, derived: set[str],
@@ -387,22 +447,37 @@ class Run:
             for p in stratum.preds:
                 if p in derived:
                     self.store.insert(self.tables[p], f"SELECT * FROM {new[p]}")
+        # this round's new tuples already in the relations, per predicate: their count, -1 when not known
+        self.news = {p: (sizes or {}).get(p, -1) for p in derived if new is not None and self.store.made(new[p])}
         for ri in stratum.rules:
             if ri.existentials:
                 self.chase(ri, stratum, deltas, new)
+                self.news |= {h.pred: -1 for h in ri.rule.head if new is not None and self.store.made(new[h.pred])}
         aggregated: dict[str, int] = {}
         for ri in stratum.rules:
             if ri.aggregate is not None:
                 n = self.aggregate(ri, stratum, deltas, new)
+                head = ri.rule.head[0].pred
                 if n is not None:
-                    aggregated[ri.rule.head[0].pred] = n
+                    aggregated[head] = n
+                if new is not None and head not in self.transient and self.store.made(new[head]):
+                    self.news[head] = -1
         if new is None:
             return {}
         rewritten = {h.pred for ri in stratum.rules if ri.existentials or ri.aggregate is not None for h in ri.rule.head}
         known = {p: n for p, n in (sizes or {}).items() if p not in rewritten} | aggregated
-        made = {p: new[p] if self.store.made(new[p]) else None for p in stratum.preds}
+        # a table this round made, or the query of an inlined aggregate (:meth:`aggregate`), which its reader runs
+        made = {p: new[p] if self.store.made(new[p]) or new[p].startswith("(") else None for p in stratum.preds}
         return {p: (known[p] if p in known else self.store.count(made[p]) if made[p] else 0, made[p])
                 for p in stratum.preds}
+
+    def write(self, pred: str, select: str, label: str, span) -> None:
+        """Add the rows of ``select`` to ``pred``'s relation; the first write of a deferred one creates it."""
+        if pred in self.tables:
+            self.store.insert(self.tables[pred], select, label, span)
+        else:
+            self.tables[pred] = self.store.temp(pred)
+            self.store.create(self.tables[pred], select, label, span)
 
     def ensure_new(self, new: dict[str, str], pred: str) -> str:
         """This round's table of ``pred``'s new tuples, created empty when nothing has made it yet."""
@@ -439,33 +514,58 @@ class Run:
                     out.add(head)
         return frozenset(out)
 
+    @functools.cached_property
+    def inlined(self) -> dict[str, RuleInfo]:
+        """The :attr:`transient` aggregates whose delta is not stored at all, each with its rule: read by one rule,
+        with one head, through one atom, so that the query computing the delta runs once, inside the reader's query
+        of the next round (a subquery where a table would be), as a hand-written loop computes and filters the new
+        totals in one statement (company control: a statement and a copy of every re-summed group per step). Only
+        where the store runs such queries (:attr:`RelationStore.inline_deltas`)."""
+        if not self.store.inline_deltas:
+            return {}
+        rules = [ri for st in self.a.strata for ri in st.rules]
+        out = {}
+        for ri in rules:
+            head = ri.rule.head[0].pred if ri.aggregate is not None else None
+            if head not in self.transient:
+                continue
+            readers = [r for r in rules if any(a.pred == head for a in r.positives)]
+            if (len(readers) == 1 and len(readers[0].rule.head) == 1
+                    and sum(a.pred == head for a in readers[0].positives) == 1):
+                out[head] = ri
+        return out
+
     def aggregate(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> int | None:
         """Compute an aggregate rule (inside recursion, its round's delta into ``new``); the delta's size when the
         statement that filled it tells it, else None."""
         head = ri.rule.head[0].pred
         info = self.a.predicates[head]
-        if deltas is not None and not any(deltas.get(a.pred, (0, None))[0] for a in ri.positives):
+        changes = self.changes(ri, stratum, deltas, new) if deltas is not None else []
+        if deltas is not None and not changes:
             return None
         tables, negs = self.rule_tables(ri, None, None)
         # inside recursion after the first round: re-sum only the groups whose inputs changed, replace only what changed
         transient = new is not None and head in self.transient
-        touched = (self.touched_groups(ri, stratum, deltas, inline=transient)
+        touched = (self.touched_groups(ri, changes, inline=transient)
                    if new is not None and deltas is not None else None)
         select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
                                  groups_in=touched[0] if touched else None)
-        full = self.tables[head]
+        full = self.tables.get(head, "")  # none yet: deferred
         label = S.rule_label(ri)
         if transient:  # its one rule: nothing else made this round's table
             assert new is not None
+            if head in self.inlined and all(table in new.values() for _, table in changes):
+                # read once, in the next round, while the tables it reads are still there: its reader computes it
+                new[head] = f"({select})"
+                return -1
             return self.store.create(new[head], select, label, ri.span)
         if new is None:
             if head in self.views:
-                self.tables[head] = self.store.temp(head + "_view")
-                self.store.view(self.tables[head], select, label, ri.span)
+                self.tables[head] = self.store.view(self.store.temp(head + "_view"), select, label, ri.span)
             elif self.a.facts.get(head):
                 self.store.insert(full, f"({select}) EXCEPT (SELECT * FROM {full})", label, ri.span)
             else:
-                self.store.insert(full, select, label, ri.span)
+                self.write(head, select, label, ri.span)
             return None
         fresh = self.store.temp(f"{head}_agg")
         self.store.create(fresh, select, label, ri.span, replace=True)
@@ -477,11 +577,31 @@ class Run:
             self.replace_aggregate(head, fresh, new)
         return None
 
-    def touched_groups(self, ri: RuleInfo, stratum: Stratum, deltas, inline: bool = False
+    def changes(self, ri: RuleInfo, stratum: Stratum, deltas, new: dict[str, str] | None) -> list[tuple[int, str]]:
+        """What changed in the body of aggregate rule ``ri`` since it was last computed, as (positive atom, table of
+        the atom's new tuples) pairs: this round's new tuples that are in the relations already (the plain rules' and
+        the chase's, which come before every aggregate, and those of the aggregates before it), and the last round's
+        changes of aggregated relations (an aggregate after it in the round may have changed one after it read it).
+        The last round's tuples of plain rules and of the chase it has read already: re-summing their groups again
+        one round later was a second full aggregation in the second round and one more round per step of a cycle
+        (company control: a step took three rounds, now two)."""
+        news = self.news if new is not None else {}
+        out = []
+        for k, atom in enumerate(ri.positives):
+            q = atom.pred
+            if q not in stratum.preds:
+                continue
+            if news.get(q) and self.store.made(new[q]):
+                out.append((k, new[q]))
+            if q in self.aggregated and deltas.get(q, (0, None))[0]:
+                out.append((k, deltas[q][1]))
+        return out
+
+    def touched_groups(self, ri: RuleInfo, changes: list[tuple[int, str]], inline: bool = False
                        ) -> tuple[str, list[int]] | None:
-        """The groups of an aggregate in recursion that the last round's new facts fall into (a table with columns
-        ``g0..gk``, or with ``inline`` the parenthesized query of one, to read once), and the head columns holding
-        the group variables; None when a group variable is not a plain head column (then every group is
+        """The groups of an aggregate in recursion that the ``changes`` (:meth:`changes`) fall into (a table with
+        columns ``g0..gk``, or with ``inline`` the parenthesized query of one, to read once), and the head columns
+        holding the group variables; None when a group variable is not a plain head column (then every group is
         recomputed)."""
         head = ri.rule.head[0]
         columns = []
@@ -493,12 +613,12 @@ class Run:
         if not columns:
             return None
         parts = []
-        for k, atom in enumerate(ri.positives):
-            if deltas.get(atom.pred, (0, None))[0]:
-                tables, negs = self.rule_tables(ri, deltas, k)
-                body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
-                cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
-                parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
+        for k, table in changes:
+            tables, negs = self.rule_tables(ri, None, None)
+            tables[k] = table
+            body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
+            cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
+            parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
         if not parts:
             return None
         if inline:  # read once: a subquery, not a table
@@ -598,17 +718,18 @@ class Run:
                                append)
 
 
-def linear(stratum: Stratum) -> bool:
-    """One predicate defined by plain rules that read it at most once each (one of them at least) and compute no new
-    values: transitive closure, reachability."""
-    if len(stratum.preds) != 1:
+def linear(stratum: Stratum, predicates: Mapping[str, PredInfo]) -> bool:
+    """Predicates of one schema (``predicates`` has their types) defined by plain rules that read the stratum at most
+    once each (one of them at least) and compute no new values: transitive closure, reachability, a hierarchy of
+    classes (LUBM's person, student, professor, ...)."""
+    preds = set(stratum.preds)
+    if len({predicates[p].types for p in preds}) != 1:
         return False
-    (p,) = stratum.preds
     for ri in stratum.rules:
         if (ri.aggregate is not None or ri.existentials or ri.assignments or len(ri.rule.head) != 1
-                or any(a.pred == p for a in ri.negations) or sum(a.pred == p for a in ri.positives) > 1):
+                or any(a.pred in preds for a in ri.negations) or sum(a.pred in preds for a in ri.positives) > 1):
             return False
-    return any(a.pred == p for ri in stratum.rules for a in ri.positives)
+    return any(a.pred in preds for ri in stratum.rules for a in ri.positives)
 
 
 def _disjoint(r1: RuleInfo, h1: A.Atom, r2: RuleInfo, h2: A.Atom) -> bool:

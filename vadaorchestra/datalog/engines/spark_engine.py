@@ -253,6 +253,7 @@ class SparkStore:
     keeps the database the program reads tables from and writes its results to."""
 
     recursive_union = False  # Spark's WITH RECURSIVE is UNION ALL only: linear recursion runs rounds too
+    inline_deltas = False  # every relation a round reads is a checkpointed frame
 
     def __init__(self, spark: SparkSession, home: RelationStore, *, write_tables: bool = False,
                  stats: dict | None = None, lean: bool = True):
@@ -370,8 +371,9 @@ class SparkStore:
     def replace_rows(self, table: str, source: str, label: str = "", span=None) -> None:
         self.register(table, self.frames[source], self.sizes.get(source), self.depth.get(source, 1))
 
-    def view(self, table: str, select: str, label: str = "", span=None) -> None:
+    def view(self, table: str, select: str, label: str = "", span=None) -> str:
         self.register(table, self.sql(select, label, span), None)
+        return table
 
     def rows(self, select: str, label: str = "", span=None) -> list[tuple]:
         frame = self.sql(select, label, span)
@@ -396,6 +398,10 @@ class SparkStore:
             self.spark.catalog.dropTempView(_name(table))
         self.sizes.pop(table, None)
         self.depth.pop(table, None)
+
+    def retire(self, table: str) -> None:
+        """Dropping a frame costs no job here: a retired table is dropped at once."""
+        self.drop(table)
 
     def cleanup(self) -> None:
         # the jobs Spark ran for this run's actions (an action may take several: adaptive execution plans a shuffle's
