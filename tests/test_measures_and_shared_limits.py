@@ -221,3 +221,32 @@ def test_a_gendered_pronoun_after_a_question_about_a_person_named_is_that_person
     whole = frame.build(question)
     first = frame.build(whole.parts[0])
     assert _points_back(first, " ".join(whole.parts[1:]), "Jonas Berg" if "Jonas" in question else None) is back
+
+
+def test_a_value_inside_a_longer_one_is_linked_where_it_is_written_alone(lab):
+    from vadaorchestra.mcp_server.catalog import Catalog
+    from vadaorchestra.mcp_server.linking import Linker
+
+    linker = Linker(Catalog.load(lab / "catalog", data_root=lab))
+
+    def values(text):
+        return sorted(m["value"] for m in linker.entities(text)["matches"])
+
+    assert values("Which labs of the Leeds Site are in Leeds?") == ["Leeds", "Leeds Site"]
+    assert values("Which labs does the Leeds Site have?") == ["Leeds Site"]
+
+
+def test_a_category_value_written_in_lower_case_is_a_kind_whatever_its_tag():
+    from vadaorchestra.agents.question import frame
+
+    kinds = [{"value": "tutti", "category": True, "columns": ["musicians.contract"], "parameters": []}]
+    names = [{"value": "Cellos", "category": False, "columns": ["musicians.section"],
+              "parameters": ["get_section_players.section"]}]
+    fr = frame.build("What share of the Cellos are on tutti contracts?", names + kinds)
+    assert [e.value for e in fr.kinds] == ["tutti"]  # spaCy tags "tutti" a proper noun
+    # the type of a thing the question names restricts nothing ("the Brass family")
+    kinds = [{"value": "family", "category": True, "columns": ["sections.section_type"], "parameters": []}]
+    names = [{"value": "Brass", "category": False, "columns": ["sections.section"],
+              "parameters": ["get_section_players.section"]}]
+    fr = frame.build("How many players are there in the Brass family?", names + kinds)
+    assert [e.value for e in fr.entities] == ["Brass"]

@@ -465,8 +465,16 @@ class Linker:
                     where[v].append(values.label)
                 kinds[v] = kinds.get(v, True) and values.category(declared)
         keys = {v: normalize(str(v)) for v in where}
-        kept = [v for v in where if not any(o is not v and keys[v] != keys[o] and re.search(
-            rf"(?<!\w){re.escape(keys[v])}(?!\w)", keys[o]) for o in where)]
+
+        def spans(key: str) -> list[tuple[int, int]]:
+            return [m.span() for m in re.finditer(rf"(?<!\w){re.escape(key)}(?!\w)", norm)]
+
+        # a value inside a longer one is left out where it is written only inside it ("Low Brass" holds "Brass";
+        # "the Brass family, including Low Brass" names both)
+        longer = {v: [sp for o in where if o is not v and keys[v] != keys[o] and keys[v] in keys[o]
+                      for sp in spans(keys[o])] for v in where}
+        kept = [v for v in where if not longer[v] or any(
+            not any(a <= x and y <= b for a, b in longer[v]) for x, y in spans(keys[v]))]
         kept.sort(key=lambda v: (position[v], -len(keys[v])))
         params: dict[Any, list[str]] = {v: [] for v in kept}
         for spec in self.catalog:

@@ -130,7 +130,7 @@ class Composer:
                         phrase = self._phrase(fr, naming.cols(spec) + jcols)
                         from_join = q.asked in jcols or (bool(phrase) and bool(naming.named(phrase, jcols))
                                                          and not naming.named(phrase, naming.cols(spec)))
-                        if from_join and fr.kind in ("list", "lookup", "count") and \
+                        if from_join and fr.kind in ("list", "lookup", "count", "extreme") and \
                                 any(word_match(w, x) for w in named for x in naming.tool_name(ctx.tools[join.tool])) and \
                                 any(word_match(w, x) for w in words for x in naming.tool_name(spec) - {"get"}):
                             q.score, q.said = q.score + 4, True

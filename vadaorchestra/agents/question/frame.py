@@ -276,7 +276,8 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
             continue
         a, b, toks = good[0]
         # a kind: a category value written as a common noun ("industrial customers", not "Hartside Substation")
-        named = any(t.pos_ == "PROPN" or (t.text[:1].isupper() and t.i > 0 and not t.is_sent_start) for t in toks)
+        # (a word written in lower case is no name, whatever its tag: "tutti contracts")
+        named = any(t.text[:1].isupper() and (t.pos_ == "PROPN" or (t.i > 0 and not t.is_sent_start)) for t in toks)
         kind = bool(m.get("category")) and not named and not m.get("parameters")
         if kind and of_a_name(toks[-1]):
             continue
@@ -393,9 +394,13 @@ class _Framer:
 
     def _restricting(self, chain: set[int]) -> tuple[Entity, ...]:
         """The linked values, without a kind named only in the words that say how far a chain goes ("counting those
-        in all of its districts": the districts are passed through, not what is counted)."""
-        chained = {self.w[i].kind for i in chain if self.w[i].kind}
-        elsewhere = {t.kind for t in self.w if t.kind and t.i not in chain}
+        in all of its districts": the districts are passed through, not what is counted) or as the type of a thing
+        the question names."""
+        # (nor one that is the type of a thing it names: "the Brass family", "the Pennine district")
+        typed = {t.i for t in self.w if t.kind and any(x.head == t.i and x.dep == "compound" and x.entity
+                                                      for x in self.w)}
+        chained = {self.w[i].kind for i in chain | typed if self.w[i].kind}
+        elsewhere = {t.kind for t in self.w if t.kind and t.i not in chain | typed}
         return tuple(e for e in self.linked if not (e.kind and e.value in chained - elsewhere))
 
     # --- what is asked --------------------------------------------------------------------------------------------

@@ -151,16 +151,12 @@ class LimitComposer:
             lim_type = next(c["type"] for c in ctx.tools[limit[0] or tool]["schema"] if c["name"] == limit[1])
             # (a whole-number limit counts things first: "more loans than their quota" is no sum of the loans' days)
             tries = [(before, True)] * (lim_type == "int") + [(before, False), (before + after, False)]
-            # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
-            # declares in the limit's own unit (the ml dispensed against an allowance in ml)
-            unit = (ctx.tools[limit[0] or tool].get("units") or {}).get(limit[1])
-            tries += [((), False)] * bool(unit)
+            sibling = pcol if bound and pcol != g else None
             found = None
             for words, count in tries:
                 # the amounts' tool the question's words weigh most ("the demand of the substations they feed":
                 # the served demand, not the feeders connected directly), then the shorter chain
-                paths = self._paths(ctx, words, g, {tool}, limit, count=count,
-                                    sibling=pcol if bound and pcol != g else None, unit=None if words else unit)
+                paths = self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling)
                 if paths:
                     found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0])))
                     break
@@ -171,6 +167,12 @@ class LimitComposer:
                 named = naming.best_named(before + after, own) or naming.best_named(limited, own) or \
                     [c for c in naming.role_columns(spec, "amount") if c in own]  # never the one left by elimination
                 found = ([], named[0]) if named else None
+            unit = (ctx.tools[limit[0] or tool].get("units") or {}).get(limit[1])
+            if found is None and unit:
+                # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
+                # declares in the limit's own unit (the ml dispensed against an allowance in ml)
+                paths = self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit)
+                found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0]))) if paths else None
             if found is None:
                 continue
             path, measure = found

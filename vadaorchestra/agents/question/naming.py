@@ -146,9 +146,11 @@ def tool_words(spec: dict[str, Any]) -> set[str]:
 
 def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | None = None) -> list[str]:
     """The columns whose head word the words name: "loans" names no loan_days. The head is the last word of the
-    name, not a unit the tools' descriptions give ("demand_mw": "its demand in MW")."""
-    units = {w.lower() for spec in (ctx.tools.values() if ctx else ()) for w in re.findall(r"\bin\s+([A-Za-z]+)",
-                                                                                         spec["description"])}
+    name, not a unit the catalog declares (``@unit``) or the tools' descriptions give ("demand_mw": "its demand in
+    MW")."""
+    specs = list(ctx.tools.values()) if ctx else []
+    units = {w.lower() for spec in specs for w in re.findall(r"\bin\s+([A-Za-z]+)", spec["description"])} | \
+        {u.lower() for spec in specs for u in (spec.get("units") or {}).values() if u.isalpha()}
 
     def head(c: str) -> str:
         parts = c.lower().split("_")
@@ -159,10 +161,13 @@ def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | Non
 
 
 def unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
-    """The columns named by the unit a tool's description gives them ("its weight in tonnes": "tonnage" names
-    weight_t)."""
+    """The columns named by the unit the catalog declares for them (``@unit``) or a tool's description gives them
+    ("its weight in tonnes": "tonnage" names weight_t)."""
     found = []
     for tool in tools:
+        declared = ctx.tools[tool].get("units") or {}
+        found += [c for c in columns if c in declared and c not in found and declared[c].isalpha()
+                  and any(word_match(w, stem(declared[c].lower())) for w in words)]
         for m in re.finditer(r"((?:[a-z]+\s+){0,2}[a-z]+)\s+in\s+([a-z]+)", ctx.tools[tool]["description"].lower()):
             hits = [c for c in named(seq(m.group(1)), columns) if c not in found]
             if len(hits) == 1 and any(word_match(w, stem(m.group(2))) for w in words):
