@@ -25,7 +25,6 @@ from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
-from vadaorchestra.agents.question.compose import MEASURE_OF
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, terms, word_match
 from vadaorchestra.agents.verify import aggregates, derivation_constants, used_constants
 
@@ -206,16 +205,21 @@ def _items(fr: QuestionFrame, ctx: RunContext) -> list[str]:
 
 
 def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
-    """An extreme orders by what the words after its superlative name: the column every highest or lowest of the
-    computation reads is named by them ("the most appointments": the appointments counted per vet, not the highest
-    fee), or by the adjective's measure ("the heaviest": a weight)."""
-    if not (fr.extreme and fr.measure_words):
+    """An extreme of a quantity ("the most appointments", "the fewest visits") orders by what its noun names: the
+    column every highest or lowest of the computation reads is named by it (the appointments counted per vet, not
+    the highest fee), when the noun names something of the catalog."""
+    if not (fr.extreme and fr.measure_words and fr.superlative in ("most", "fewest", "least")):
+        return []  # (an adjective's measure, "the highest-paid player", "the heaviest shipment", is the composer's)
+    # words that name nothing of the catalog ("the most visitors" where no tool or column says visitors) leave the
+    # measure to the composer; words that name something of it (the appointments a tool lists) name the measure
+    measure = fr.measure_words
+    vocabulary = {t for spec in ctx.tools.values() for t in relations.named_by(spec)}
+    if not any(word_match(w, t) for w in measure for t in vocabulary):
         return []
-    words = [*fr.measure_words, *([MEASURE_OF[fr.superlative]] if fr.superlative in MEASURE_OF else [])]
     out = []
     for func, _pred, column, _others, _words in aggregates(ctx):
-        if func in ("max", "min") and column and not any(word_match(w, t) for w in words for t in terms(column)):
-            out.append(f"the question's '{fr.superlative or func}' measures {' '.join(fr.measure_words)!r}, and the "
+        if func in ("max", "min") and column and not any(word_match(w, t) for w in measure for t in terms(column)):
+            out.append(f"the question's '{fr.superlative or func}' measures {' '.join(measure)!r}, and the "
                        f"computation takes the {'highest' if func == 'max' else 'lowest'} {column}")
     return list(dict.fromkeys(out))
 

@@ -497,7 +497,9 @@ class Composer:
         appointments counted per vet), not a number column: its words name the things a tool lists (by the tool's
         name or its output) and no number column."""
         words = fr.measure_words
-        if not (fr.who and fr.extreme and fr.superlative and words) or fr.total or naming.named(words, nums):
+        # (a quantity's determiner, "the most appointments", "the fewest visits"; not "the highest-paid player")
+        if not (fr.who and fr.extreme and fr.superlative in ("most", "fewest", "least") and words) or fr.total or \
+                naming.named(words, nums) or word_match(words[-1], fr.asked_head):
             return False
         things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"])}
         return any(word_match(words[-1], t) for t in things)

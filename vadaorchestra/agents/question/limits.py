@@ -398,12 +398,14 @@ class LimitComposer:
 
     @staticmethod
     def _shared(ctx: RunContext, p: Plan, views: dict) -> list[tuple[str, str]]:
-        """The (tool, column) pairs of the path whose column is the anchor's own: the things compared, or a column
-        both tools declare a category."""
+        """The (tool, column) pairs of a tool called for the anchor's own entity (a sibling) whose column is the
+        anchor's too: the things compared, or a column both tools declare a category."""
         anchor = views[p.tool]
         cats = set(naming.role_columns(ctx.tools[p.tool], "category"))
         out = []
         for hop in p.path:
+            if hop.column not in anchor.param_columns:
+                continue  # a tool called for each thing compared lists its own (a member's hubs, a subsidiary's)
             held = set(naming.role_columns(ctx.tools[hop.tool], "category"))
             out += [(hop.tool, c) for c in views[hop.tool].columns if c != hop.key and c in anchor.columns
                     and (c == p.group or (c in cats and c in held))]
