@@ -250,3 +250,11 @@ def test_a_category_value_written_in_lower_case_is_a_kind_whatever_its_tag():
               "parameters": ["get_section_players.section"]}]
     fr = frame.build("How many players are there in the Brass family?", names + kinds)
     assert [e.value for e in fr.entities] == ["Brass"]
+
+
+def test_a_percent_gold_is_matched_at_its_own_precision():
+    from vadaorchestra.eval.metrics import right
+
+    assert right(66.7, [2 / 3], "answer_values", text="66.7 % of the tickets were about billing.")
+    assert not right(66.7, [2 / 3], "answer_values", text="Two thirds of the tickets were about billing.")
+    assert not right(66.6, [2 / 3], "answer_values", text="66.7 % of the tickets were about billing.")

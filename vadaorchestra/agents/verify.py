@@ -502,8 +502,12 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     aggs = aggregates(ctx)
     noun_text = fr.how_many or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
     def named_by_noun(types: tuple[str, ...]) -> list[str]:
+        # by its name, or by the unit the catalog declares for it ("how many cows": herd_size, in cows)
+        def unit(v, c: str) -> str:
+            return str(((ctx.tools.get(v.tool) or {}).get("units") or {}).get(c, ""))
         return [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed(*types)
-                if c not in v.param_columns and noun_text and frame.asked_columns(tuple(_words(noun_text)), [c])]
+                if c not in v.param_columns and noun_text and (frame.asked_columns(tuple(_words(noun_text)), [c])
+                                                               or set(_words(unit(v, c))) & set(_words(noun_text)))]
 
     # "how many credits" where only a number column is named so: a quantity, summed ("how many issuers" counts the
     # issuer column, whatever number column, such as max_issuer_share, shares the word)
@@ -520,9 +524,15 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         counts = [a for a in aggs if a[0] in ("count", "mcount")]
         measures = frozenset(c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items()
                              if r in ("date", "amount", "category", "level", "limit", "base"))
+        # a kind counted ("How many smartphones"): the things of the tool restricted to it (device_type =
+        # 'smartphone'), counted by a column that holds things
+        used = used_constants(ctx)
+        kinds = {w for e in fr.kinds if e.value.lower() in used for w in _words(e.value)}
+        counted_kind = bool(noun) and set(noun) <= kinds and any(col and col not in measures
+                                                                 for _f, _p, col, _o, _w in counts)
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not any(_counts_the_noun(noun, col, others, words, head, measures)
+        elif not counted_kind and not any(_counts_the_noun(noun, col, others, words, head, measures)
                      and not _passes_over(ctx, noun, pred, col) for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
@@ -607,6 +617,9 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         problems.append("not checked: the question asks for relations through every level, and the answer rests on "
                         "nothing that follows the chain (no recursive tool or rule)")
     values = ctx.answer_values
+    if values and all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
+        # "Who is X's account manager?" read off an empty column of X's row: the data holds nothing to answer with
+        problems.append("the answer's value is empty: the row found holds nothing in the column read")
     if values and fr.who and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
     if values == [] and fr.count and not fr.limit:  # (a limit's answer lists what passes it: none)

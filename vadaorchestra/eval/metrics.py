@@ -70,7 +70,8 @@ def parse_answer(text: str | None) -> list[str]:
 
 def exact_match(gold: Any, predicted: Sequence[Any] | None, percent: bool = False) -> bool:
     """Does the predicted value list match the gold answer (a number or a list of names)? With ``percent`` (the
-    answer writes its share as a percentage: "25 %"), a share of 0.25 matches a gold written in percent (25) too."""
+    answer writes its share as a percentage: "25 %"), a share of 0.25 matches a gold written in percent (25) too, at
+    the gold's precision (2/3 matches 66.7)."""
     if predicted is None:
         return False
     predicted = [p for p in predicted if normalize(p) not in _EMPTY]
@@ -78,8 +79,12 @@ def exact_match(gold: Any, predicted: Sequence[Any] | None, percent: bool = Fals
         if len(predicted) != 1:
             return False
         n = as_number(predicted[0])
-        return n is not None and any(math.isclose(x, float(gold), rel_tol=1e-9, abs_tol=1e-9)
-                                     for x in ([n, n * 100] if percent else [n]))
+        if n is None:
+            return False
+        # (a gold in percent is matched at its own precision: 66.7 for a share of 2/3 written "66.7 %")
+        places = len(repr(float(gold)).split(".")[1]) if "e" not in repr(float(gold)) else 9
+        return any(math.isclose(x, float(gold), rel_tol=1e-9, abs_tol=1e-9)
+                   for x in ([n, round(n * 100, places)] if percent else [n]))
     if isinstance(gold, (list, tuple)):
         return {normalize(g) for g in gold} == {normalize(p) for p in predicted}
     return len(predicted) == 1 and normalize(predicted[0]) == normalize(gold)

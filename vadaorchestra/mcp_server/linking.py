@@ -9,7 +9,8 @@ stands at position ``i`` of a body atom of predicate ``p`` (or is equated with a
   defining rules' heads draw position ``i`` from (a ``$q`` parameter there is followed into ``q``, a variable into the
   body atoms that bind it), recursively.
 
-A parameter that is only compared (``X > $min``) is linked to nothing. :func:`linked_columns` computes this statically
+A parameter in a fact (``tree($account, 1).``, where a walk starts) is linked to the columns the rules defining that
+predicate draw the position from. A parameter that is only compared (``X > $min``) is linked to nothing. :func:`linked_columns` computes this statically
 from the catalog's ASTs. :class:`Linker` reads the distinct values of the linked columns through the Datalog layer (a
 small AST program holding the same ``@bind`` and ``@mapping`` annotations, evaluated in memory, never in a workspace),
 caches them (base data do not change while a server runs) and matches them against a question's text: whole-word
@@ -93,6 +94,13 @@ class _Tracer:
         """Every place ``$name`` is joined with a column in ``spec``'s rules."""
         if not self._enter((spec.name, "$", name)):
             return
+        # a fact of the parameter (``tree($account, 1).``, the start of a walk): the values of its predicate's
+        # position, as the rules that define the predicate draw them (the accounts the walk reaches)
+        for stmt in spec.program.statements:
+            if isinstance(stmt, A.Fact):
+                for i, t in enumerate(stmt.atom.args):
+                    if isinstance(t, A.Param) and t.name == name:
+                        self.column(spec, stmt.atom.pred, i)
         for rule in spec.program.rules:
             positives = [lit for lit in rule.body if isinstance(lit, A.Atom)]
             for atom in positives:

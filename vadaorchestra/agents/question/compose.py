@@ -136,7 +136,8 @@ class Composer:
                             q.score, q.said = q.score + 4, True
                         found.append(q)
         ctx.event("compose_candidates", queries=[{"tool": q.tool, "join": q.join.tool if q.join else None,
-                                                  "score": round(q.score, 3), "asked": q.asked} for q in found[:8]])
+                                                  "score": round(q.score, 3), "asked": q.asked}
+                                                 for q in sorted(found, key=lambda q: -q.score)[:8]])
         need = relations.steps(fr, ctx.tools)
         if len(need) >= 2:
             # the question states relations that different tools follow ("the companies controlled by the ultimate
@@ -148,6 +149,10 @@ class Composer:
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
         found = self._head_named(ctx, fr, found)
+        if fr.direct is False and any(q.join is None and naming.follows_chain(ctx.tools[q.tool]) for q in found):
+            # "X's smartphones, counting the lines of all its sub-accounts": a tool that follows the chain from X
+            # itself, not a join from the chain's rows (X's sub-accounts, without X's own lines)
+            found = [q for q in found if q.join is None or not naming.follows_chain(ctx.tools[q.tool])]
         found.sort(key=lambda q: -q.score)
         best = self._reading(ctx, fr, found)
         self.query = best
@@ -303,6 +308,11 @@ class Composer:
             labelled = [] if named else naming.label_named(phrase, [spec] + ([ctx.tools[join.tool]] if join else []), cols)
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]
+                fit += 1
+            united = [] if named or not fr.count else \
+                naming.unit_named(phrase, ctx, [tool] + ([join.tool] if join else []), nums)
+            if united:  # "how many cows": the number column the catalog declares in cows (herd_size)
+                named, asked = united[:1], united[0]
                 fit += 1
             if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the

@@ -701,11 +701,9 @@ class _Framer:
             if low in CHAIN_ADVERBS or low in CHAIN_ADJECTIVES or low in DIRECT_WORDS:
                 out.add(t.i)
             if low in ("through", "via"):
-                obj = next((x for x in w if x.head == t.i and x.dep == "pobj"), None)
-                if obj is not None and (obj.tag in ("NNS", "NNPS") or any(
-                        x.head == obj.i and x.lemma in ("other", "any", "intermediate", "its", "their", "a", "one")
-                        for x in w)):
-                    out |= {t.i, obj.i} | {x.i for x in w if x.head == obj.i}
+                obj, between = self._through(t)
+                if obj is not None:
+                    out |= {t.i, obj.i, *between} | {x.i for x in w if x.head == obj.i}
             if self._sub(t):
                 # "or any of its subgenres", "including its sub-systems", "counting all of its subgenres"
                 out |= {t.i} | {x.i for x in w if x.head == t.i}
@@ -715,6 +713,23 @@ class _Framer:
                 # "counting those in all of its districts": every part of the entity, at every level
                 out |= {t.i, t.head, w[t.head].head} | {x.i for x in w if x.head == t.i}
         return out
+
+    def _through(self, t: P.Word) -> tuple[P.Word | None, tuple[int, ...]]:
+        """The things a chain goes through ("through other substations", "via its sub-systems", "through one of its
+        zones"), and the words between; None when "through" says something else ("through the year")."""
+        w = self.w
+        obj = next((x for x in w if x.head == t.i and x.dep == "pobj"), None)
+        between: tuple[int, ...] = ()
+        if obj is not None and obj.lemma in ("one", "any", "some", "each"):  # "one of its zones": the zones
+            of = next((x for x in w if x.head == obj.i and x.lemma == "of"), None)
+            inner = next((x for x in w if of is not None and x.head == of.i and x.dep == "pobj"), None)
+            if inner is not None:
+                obj, between = inner, (obj.i, of.i)
+        if obj is not None and (obj.tag in ("NNS", "NNPS") or any(
+                x.head == obj.i and x.lemma in ("other", "any", "intermediate", "its", "their", "a", "one")
+                for x in w)):
+            return obj, between
+        return None, ()
 
     def _all_of_its(self, t: P.Word) -> bool:
         """"all of its districts", "every one of their depots": the things of the entity's own, all of them."""
@@ -757,10 +772,10 @@ class _Framer:
         chain = [t for t in w if t.i not in self.negated and (
             t.lemma in CHAIN_ADVERBS or t.lemma in CHAIN_ADJECTIVES)]
         subs = [t for t in w if t.i not in self.negated and self._sub(t)]
+        # (not "directly rather than through one of its zones": the chain said as what is not asked)
         through = [t for t in w if t.i not in self.negated and t.lemma in ("through", "via") and
-                   any(x.head == t.i and x.dep == "pobj" and (x.tag in ("NNS", "NNPS") or any(
-                       y.head == x.i and y.lemma in ("other", "any", "intermediate", "its", "their", "a", "one")
-                       for y in w)) for x in w)]
+                   self._through(t)[0] is not None and not (t.i >= 2 and w[t.i - 1].lemma == "than"
+                                                            and w[t.i - 2].lemma == "rather")]
         levels = [t for t in w if t.lemma in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all")
                                                                for x in w)]
         if chain or subs or through or levels or self._inclusion():
@@ -772,6 +787,7 @@ class _Framer:
     # --- relations, parts -------------------------------------------------------------------------------------------
     def _relations(self) -> tuple[Relation, ...]:
         p = self.p
+        chain = self._chain_tokens()
         out = []
         for r in p.relations:
             if p.form == "imperative" and r.source is None and any(
@@ -782,6 +798,8 @@ class _Framer:
             tgt = p.phrases[r.target] if r.target is not None else None
             if src is not None and src is tgt:
                 continue
+            if tgt is not None and tgt.head in chain and tgt.entity is None:
+                continue  # "the lines of all its sub-accounts": how far the chain goes, which a chain tool follows
             asked = "source" if r.source is not None and r.source == p.asked else \
                 "target" if r.target is not None and r.target == p.asked else None
             # a light verb's property ("have a rating", "carry a part"), not a relation between things
@@ -868,6 +886,8 @@ class _Framer:
             return head.lemma
         # (not a name: "Who is X's agent?" asks for the agent)
         nxt = next((t for t in self.w[who.i + 1:] if t.content and t.entity is None), None)
+        while nxt is not None and nxt.dep == "compound" and nxt.head != nxt.i:
+            nxt = self.w[nxt.head]  # the compound's head: "Who is X's account manager?" asks for the manager
         return stem(nxt.lemma) if nxt is not None else None
 
     def _grouping(self) -> str | None:

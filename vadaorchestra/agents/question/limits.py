@@ -150,7 +150,12 @@ class LimitComposer:
             # their contracted monthly tonnage": tonnes dispatched); counted only against a limit in whole things
             lim_type = next(c["type"] for c in ctx.tools[limit[0] or tool]["schema"] if c["name"] == limit[1])
             # (a whole-number limit counts things first: "more loans than their quota" is no sum of the loans' days)
-            tries = [(before, True)] * (lim_type == "int") + [(before, False), (before + after, False)]
+            # (not a limit in a unit that amounts of the catalog are in: "more milk than their monthly quota", in
+            # litres, is a sum of the litres supplied)
+            unit = (ctx.tools[limit[0] or tool].get("units") or {}).get(limit[1])
+            measured = bool(unit) and any(u == unit for t, sp in ctx.tools.items() if t != (limit[0] or tool)
+                                          for c, u in (sp.get("units") or {}).items())
+            tries = [(before, True)] * (lim_type == "int" and not measured) + [(before, False), (before + after, False)]
             sibling = pcol if bound and pcol != g else None
             found = None
             for words, count in tries:
@@ -167,7 +172,6 @@ class LimitComposer:
                 named = naming.best_named(before + after, own) or naming.best_named(limited, own) or \
                     [c for c in naming.role_columns(spec, "amount") if c in own]  # never the one left by elimination
                 found = ([], named[0]) if named else None
-            unit = (ctx.tools[limit[0] or tool].get("units") or {}).get(limit[1])
             if found is None and unit:
                 # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
                 # declares in the limit's own unit (the ml dispensed against an allowance in ml)
