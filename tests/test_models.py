@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import zipfile
@@ -275,3 +276,48 @@ def test_every_strict_schema_of_a_run_is_a_grammar_llama_cpp_decodes_under():
             await client.close()
 
     anyio.run(go)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
+                    reason="llama-cpp-python is not installed (pip install -e '.[local]')")
+def test_a_generation_whose_caller_gives_up_stops_and_the_model_closes_after_it():
+    """A timed-out call does not compute on with the model locked, and closing the model waits for it (freeing the
+    model under a running generation killed the process with SIGSEGV)."""
+    import threading
+    import time
+
+    import anyio
+    from autogen_core.models import UserMessage
+
+    from vadaorchestra.agents.models import LocalLlamaClient
+
+    class Fake:  # llama.cpp's sampling loop: a logits processor call per token
+        def __init__(self):
+            self.tokens, self.stopped, self.closed = 0, threading.Event(), False
+
+        def create_chat_completion(self, messages, stream, logits_processor, **kwargs):
+            try:
+                while True:
+                    time.sleep(0.01)
+                    logits_processor([], [0.0])
+                    self.tokens += 1
+            finally:
+                self.stopped.set()
+
+        def close(self):
+            assert self.stopped.is_set()  # never under a running generation
+            self.closed = True
+
+    client = object.__new__(LocalLlamaClient)
+    client.llm, client.lock, client.defaults, client._running = Fake(), threading.Lock(), {}, set()
+    client._messages = lambda messages: [{"role": "user", "content": "hi"}]
+
+    async def main():
+        with pytest.raises(TimeoutError):
+            with anyio.fail_after(0.2):
+                await client.create([UserMessage(content="hi", source="user")])
+        assert client.llm.stopped.wait(30)  # stopped at its next token, not left running
+        await client.close()
+
+    anyio.run(main)
+    assert client.llm.closed

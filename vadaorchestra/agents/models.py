@@ -269,6 +269,7 @@ class LocalLlamaClient(ChatCompletionClient):
         self._grammars: dict[str, Any] = {}
         self._usage = {"prompt_tokens": 0, "completion_tokens": 0}
         self.calls = 0
+        self._running: set[threading.Event] = set()  # the stop flags of the generations awaited now
         # the last call's prompt tokens, how many of them llama.cpp reused from its context (cached) and evaluated
         self.last_call: dict[str, Any] = {}
 
@@ -294,7 +295,14 @@ class LocalLlamaClient(ChatCompletionClient):
         return max(self.llm.n_ctx() - self.count_tokens(messages), 0)
 
     async def close(self) -> None:
-        self.llm.close()
+        for stop in list(self._running):
+            stop.set()
+
+        def close() -> None:
+            with self.lock:  # a generation still running stops at its next token; then the model is freed
+                self.llm.close()
+
+        await asyncio.get_running_loop().run_in_executor(None, close)
 
     async def create_stream(self, messages: Sequence[LLMMessage], **kwargs: Any) -> AsyncGenerator[Any, None]:
         """The whole reply as one result (llama.cpp streams, but the agents wait for whole JSON objects)."""
@@ -354,9 +362,23 @@ class LocalLlamaClient(ChatCompletionClient):
         if tools and tool_choice != "none":
             args["tools"] = [_tool_spec(t) for t in tools]
         converted = self._messages(messages)
+        # a generation its caller gave up (a timeout, a cancelled run) stops at its next token instead of computing on
+        # with the model locked, and closing the model waits for it (freeing it under a running generation crashed)
+        stop = threading.Event()
+
+        def abort(_ids: Any, scores: Any) -> Any:
+            if stop.is_set():
+                raise _Abandoned
+            return scores
+
+        from llama_cpp import LogitsProcessorList
+
+        args["logits_processor"] = LogitsProcessorList([*(args.get("logits_processor") or []), abort])
 
         def call() -> tuple[dict[str, Any], int | None]:
             with self.lock:
+                if stop.is_set():
+                    raise _Abandoned
                 before = self._context()
                 response = self.llm.create_chat_completion(messages=converted, stream=False, **args)
                 prompt = (self._context() or [])[:(response.get("usage") or {}).get("prompt_tokens", 0)]
@@ -367,7 +389,14 @@ class LocalLlamaClient(ChatCompletionClient):
         future = asyncio.get_running_loop().run_in_executor(None, call)
         if cancellation_token is not None:
             cancellation_token.link_future(future)
-        response, cached = await future
+        self._running.add(stop)
+        try:
+            response, cached = await future
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            self._running.discard(stop)
         self.calls += 1
         usage = response.get("usage") or {}
         prompt_tokens, completion_tokens = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
@@ -388,6 +417,10 @@ class LocalLlamaClient(ChatCompletionClient):
             (reason if reason in ("stop", "length", "content_filter") else "unknown")
         return CreateResult(content=content, thought=thought, finish_reason=finish, cached=False,
                             usage=RequestUsage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+
+
+class _Abandoned(Exception):
+    """Raised inside llama.cpp's sampling loop to stop a generation whose caller has gone."""
 
 
 def _tool_spec(tool: Tool | ToolSchema) -> dict[str, Any]:

@@ -149,10 +149,13 @@ class Composer:
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
         found = self._head_named(ctx, fr, found)
-        if fr.direct is False and any(q.join is None and naming.follows_chain(ctx.tools[q.tool]) for q in found):
+        if fr.direct is False:
             # "X's smartphones, counting the lines of all its sub-accounts": a tool that follows the chain from X
-            # itself, not a join from the chain's rows (X's sub-accounts, without X's own lines)
-            found = [q for q in found if q.join is None or not naming.follows_chain(ctx.tools[q.tool])]
+            # itself and lists the thing asked, not a join from the chain's rows to the same thing (X's sub-accounts'
+            # lines, without X's own)
+            alone = {q.asked for q in found if q.join is None and q.asked and naming.follows_chain(ctx.tools[q.tool])}
+            found = [q for q in found if q.join is None or not naming.follows_chain(ctx.tools[q.tool])
+                     or q.asked not in alone]
         found.sort(key=lambda q: -q.score)
         best = self._reading(ctx, fr, found)
         self.query = best
