@@ -225,7 +225,8 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 10, "bank_plus": 120
               "hospital_claims_reworded": 11, "hotel_chain": 13, "lab_equipment": 15, "library_network": 20,
               "library_network_reworded": 7, "lifeboat_service": 10, "park_rangers": 10, "power_grid": 22,
               "power_grid_reworded": 11, "publishing_house": 10, "retail_chain": 13, "ski_resort": 11,
-              "supply_chain": 22, "supply_chain_reworded": 10, "wine_cooperative": 12, "zoo_enclosures": 10}
+              "supply_chain": 22, "supply_chain_reworded": 10, "wine_cooperative": 12, "zoo_enclosures": 10,
+              "vet_network": 16, "orchestra_season": 12, "dairy_coop": 13, "telecom_accounts": 11}
 
 
 @pytest.mark.slow
