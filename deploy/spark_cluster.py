@@ -4,6 +4,7 @@
     python deploy/spark_cluster.py status
     python deploy/spark_cluster.py env           # the two lines that point the engine at the cluster
     python deploy/spark_cluster.py kill-worker [N] # SIGKILL worker N (default 1) and its executor: a fault test
+    python deploy/spark_cluster.py start-worker [N] # start it again
     python deploy/spark_cluster.py stop
 
 The master and the workers are ``$SPARK_HOME/bin/spark-class org.apache.spark.deploy.master.Master`` and
@@ -99,18 +100,15 @@ def start(workers: int = 2, cores: int = 1, memory: str = "2g", port: int = 7077
         raise SystemExit(f"a cluster started from {folder} is running ({', '.join(sorted(running))}): stop it first")
     checkpoints = folder / "checkpoints"
     checkpoints.mkdir(exist_ok=True)
-    env = {**os.environ, "SPARK_HOME": str(spark_home()), "SPARK_LOCAL_IP": HOST, "SPARK_LOG_DIR": str(folder),
-           "SPARK_NO_DAEMONIZE": "1", "PYSPARK_PYTHON": sys.executable}
+    env = _env(folder)
     master = f"spark://{HOST}:{port}"
+    (folder / "cluster.json").write_text(json.dumps({"master": master, "cores": cores, "memory": memory,
+                                                     "ui_port": ui_port, "workers": workers}))
     pids = {"master": _launch(folder, "master", ["org.apache.spark.deploy.master.Master", "--host", HOST, "--port",
                                                  str(port), "--webui-port", str(ui_port)], env)}
     _save(folder, pids)
     for i in range(1, workers + 1):
-        work = folder / f"worker{i}"
-        work.mkdir(exist_ok=True)
-        pids[f"worker{i}"] = _launch(folder, f"worker{i}", [
-            "org.apache.spark.deploy.worker.Worker", master, "--host", HOST, "--cores", str(cores), "--memory", memory,
-            "--work-dir", str(work), "--webui-port", str(ui_port + i)], env)
+        pids[f"worker{i}"] = _launch_worker(folder, i, master, cores, memory, ui_port, env)
         _save(folder, pids)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
@@ -125,6 +123,38 @@ def start(workers: int = 2, cores: int = 1, memory: str = "2g", port: int = 7077
     stop(folder)
     raise SystemExit(f"the cluster did not come up within {wait:.0f} s; see the logs in {folder} (master.log, "
                      "worker1.log, ...)")
+
+
+def _env(folder: Path) -> dict[str, str]:
+    return {**os.environ, "SPARK_HOME": str(spark_home()), "SPARK_LOCAL_IP": HOST, "SPARK_LOG_DIR": str(folder),
+            "SPARK_NO_DAEMONIZE": "1", "PYSPARK_PYTHON": sys.executable}
+
+
+def _launch_worker(folder: Path, i: int, master: str, cores: int, memory: str, ui_port: int, env) -> int:
+    work = folder / f"worker{i}"
+    work.mkdir(exist_ok=True)
+    return _launch(folder, f"worker{i}", ["org.apache.spark.deploy.worker.Worker", master, "--host", HOST, "--cores",
+                                          str(cores), "--memory", memory, "--work-dir", str(work), "--webui-port",
+                                          str(ui_port + i)], env)
+
+
+def start_worker(n: int = 1, folder: Path | None = None, wait: float = 90.0) -> int:
+    """Start worker ``n`` again (after :func:`kill_worker`), as ``start`` made it; its pid once it is registered."""
+    folder = folder or state_dir()
+    config = json.loads((folder / "cluster.json").read_text())
+    pids = _pids(folder)
+    if pids.get(f"worker{n}") and _alive(pids[f"worker{n}"]):
+        return pids[f"worker{n}"]
+    pids[f"worker{n}"] = _launch_worker(folder, n, config["master"], config["cores"], config["memory"],
+                                        config["ui_port"], _env(folder))
+    _save(folder, pids)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        state = master_state(config["ui_port"]) or {}
+        if sum(w.get("state") == "ALIVE" for w in state.get("workers", [])) >= config["workers"]:
+            return pids[f"worker{n}"]
+        time.sleep(0.5)
+    raise SystemExit(f"worker{n} did not register again within {wait:.0f} s; see {folder / f'worker{n}.log'}")
 
 
 def stop(folder: Path | None = None) -> list[str]:
@@ -178,8 +208,8 @@ def env_lines(folder: Path | None = None, port: int = 7077) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("start", "stop", "status", "env", "kill-worker"))
-    ap.add_argument("n", nargs="?", type=int, default=1, help="kill-worker: which worker (default 1)")
+    ap.add_argument("command", choices=("start", "stop", "status", "env", "kill-worker", "start-worker"))
+    ap.add_argument("n", nargs="?", type=int, default=1, help="kill-worker, start-worker: which one (default 1)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--cores", type=int, default=1, help="cores per worker (default 1)")
     ap.add_argument("--memory", default="2g", help="memory per worker for its executors (default 2g)")
@@ -199,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stopped: {', '.join(stopped) or 'nothing was running'}", file=sys.stderr)
     elif args.command == "env":
         print(env_lines(folder, args.port))
+    elif args.command == "start-worker":
+        print(f"worker{args.n} started again (pid {start_worker(args.n, folder)})", file=sys.stderr)
     elif args.command == "kill-worker":
         print(f"killed worker{args.n} (pid {kill_worker(args.n, folder)})", file=sys.stderr)
     else:
