@@ -183,7 +183,8 @@ def use_checkpoint_dir(spark: SparkSession, folder: str) -> str:
 
     sc = spark.sparkContext
     key = (sc.applicationId, folder)
-    if key in _CHECKED_DIRS:
+    current = sc._jsc.sc().getCheckpointDir()
+    if key in _CHECKED_DIRS and current.isDefined() and current.get() == _CHECKED_DIRS[key]:
         return _CHECKED_DIRS[key]
     local_path = "://" not in folder or folder.startswith("file:")
     try:
@@ -267,7 +268,9 @@ def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
     otherwise shuffle every input, the whole relation too, every round); ``SHUFFLE_HASH`` for a relation that is the
     right side of an ``ANTI JOIN`` (the check of a round's candidates against the whole relation) and that
     ``in_place(name)`` says is hash-partitioned on all its columns: only the candidates move to its partitions, the
-    relation stays where it is (broadcast, it would be sent whole to every executor every round)."""
+    relation stays where it is (broadcast, it would be sent whole to every executor every round); ``MERGE`` instead
+    when it holds more than ``most`` rows (or an unknown number): a sort-merge join spills where a hash table of
+    each partition of a relation of millions of rows could exhaust an executor's memory."""
     import sqlglot
     from sqlglot import exp
 
@@ -278,14 +281,17 @@ def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
         sources += [j.this for j in joins]
         kept = {id(j.this) for j in joins if (j.args.get("kind") or "").upper() == "ANTI"
                 and isinstance(j.this, exp.Table) and in_place(j.this.name)}
+        big = {i for i in kept if next(t for t in sources if id(t) == i).name not in sizes
+               or sizes[next(t for t in sources if id(t) == i).name] > most}
         hints = []
         small = [t.alias_or_name for t in sources if isinstance(t, exp.Table) and id(t) not in kept
                  and sizes.get(t.name, most + 1) <= most]
         if small:
             hints.append(exp.Anonymous(this="BROADCAST", expressions=[exp.to_identifier(a) for a in small]))
-        if kept:
-            hints.append(exp.Anonymous(this="SHUFFLE_HASH", expressions=[
-                exp.to_identifier(t.alias_or_name) for t in sources if id(t) in kept]))
+        for hint, which in (("SHUFFLE_HASH", kept - big), ("MERGE", big)):
+            if which:
+                hints.append(exp.Anonymous(this=hint, expressions=[
+                    exp.to_identifier(t.alias_or_name) for t in sources if id(t) in which]))
         if hints:
             node.set("hint", exp.Hint(expressions=hints))
     return tree.sql(dialect="spark")
@@ -754,6 +760,13 @@ def spark_message(exc: BaseException) -> str:
     """The first line of a Spark error, without its error class and SQL state; a raised ``error()`` as its text; the
     exact float sum's overflow as its range."""
     text = str(exc).strip()
+    java = getattr(exc, "java_exception", None)
+    if java is not None and text.startswith("An error occurred while calling"):
+        # a JVM error py4j did not convert (an OutOfMemoryError, a lost executor): its own first line, and its cause's
+        with contextlib.suppress(Exception):
+            first = str(java.toString()).split("\n")[0]
+            cause = java.getCause()
+            text = first + (f" (caused by {str(cause.toString()).splitlines()[0]})" if cause is not None else "")
     m = _CONDITION.search(text)
     condition, message = (m.group(1), m.group(2)) if m else ("", text)
     message = message.split("\n")[0]
