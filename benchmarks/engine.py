@@ -17,7 +17,9 @@ With ``--spark`` (the ``spark`` extra and Java installed) the program also runs 
 (``spark``), and on the same engine without its reduction of jobs per round (``spark naive``: ``lean=False``, an
 eager checkpoint and a count apart, a relation recomputed when inserted, every union checkpointed); each child starts
 its session and runs a tiny program before the clock starts (the session's start is printed apart), and the rounds
-and Spark jobs of the run are reported, with the seconds per round.
+and Spark jobs of the run are reported, with the seconds per round. With ``--spark-master spark://HOST:7077`` (a
+standalone cluster, e.g. ``deploy/spark_cluster.py start``) and ``--spark-checkpoint-dir`` (the folder its executors
+checkpoint into) the engine is also measured on that cluster (``spark cluster``).
 
 Workloads:
   control  company control (msum recursion) on generated ownership graphs; anchor: an iterative SQL loop driven
@@ -63,8 +65,9 @@ import numpy as np  # noqa: E402
 
 SEED = 20240607
 SIDES_LABEL = {"vo": "vadaorchestra", "sql": "DuckDB SQL", "souffle": "souffle interp", "souffle_c": "souffle compiled",
-               "raw": "raw souffle", "raw_c": "raw souffle -o", "spark": "spark", "spark_naive": "spark naive"}
-SPARK_SIDES = ("spark", "spark_naive")
+               "raw": "raw souffle", "raw_c": "raw souffle -o", "spark": "spark", "spark_naive": "spark naive",
+               "spark_cluster": "spark cluster"}
+SPARK_SIDES = ("spark", "spark_naive", "spark_cluster")
 SOUFFLE_SIDES = {"interpreted": ("souffle",), "compiled": ("souffle_c",), "both": ("souffle", "souffle_c"), "none": ()}
 RAW_SIDES = {"souffle": "raw", "souffle_c": "raw_c"}  # the raw side each engine mode is compared with
 RESULT_TABLE = "bench_result"
@@ -618,11 +621,14 @@ def child(spec: dict) -> None:
         from vadaorchestra.datalog.engines.spark_engine import spark_session
 
         start = time.perf_counter()
-        session = spark_session()
+        if side == "spark_cluster":  # the standalone cluster's master, its executors checkpointing into the folder
+            session = spark_session(spec["spark_master"], checkpoint_dir=spec.get("spark_checkpoint_dir"))
+        else:
+            session = spark_session("local[*]")
         run(TC_PROGRAM, inputs={"edge": [(1, 2), (2, 3)]}, engine="spark", engine_options={"spark": session})
         extra["session_s"] = time.perf_counter() - start
         spark_stats: dict = {}
-        options = {"spark": session, "stats": spark_stats, "lean": side == "spark"}
+        options = {"spark": session, "stats": spark_stats, "lean": side != "spark_naive"}
     base = current_rss_mib()
     reset = reset_peak_rss()
     start = time.perf_counter()
@@ -651,9 +657,11 @@ def child(spec: dict) -> None:
 
 
 def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1,
-            souffle_rounds: str = "duckdb") -> dict:
+            souffle_rounds: str = "duckdb", spark_master: str | None = None,
+            spark_checkpoint_dir: str | None = None) -> dict:
     spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs,
-            "souffle_rounds": souffle_rounds}
+            "souffle_rounds": souffle_rounds, "spark_master": spark_master,
+            "spark_checkpoint_dir": spark_checkpoint_dir}
     try:
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
                               capture_output=True, text=True, timeout=timeout)
@@ -708,6 +716,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spark", action="store_true",
                     help="also measure the Spark engine in local mode, with and without its reduction of jobs per "
                          "round (needs the spark extra and Java)")
+    ap.add_argument("--spark-master", default=os.environ.get("VADA_SPARK_MASTER"),
+                    help="with --spark, also measure the engine on this master (a standalone cluster: spark://HOST:7077,"
+                         " deploy/spark_cluster.py; default $VADA_SPARK_MASTER); local masters are not measured twice")
+    ap.add_argument("--spark-checkpoint-dir", default=os.environ.get("VADA_SPARK_CHECKPOINT_DIR"),
+                    help="the checkpoint folder the cluster's executors reach (default $VADA_SPARK_CHECKPOINT_DIR)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per measurement (default 1800)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -760,9 +773,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             import pyspark
 
-            spark_sides = list(SPARK_SIDES)
-            print(f"spark: pyspark {pyspark.__version__}, local[*] ($VADA_SPARK_MASTER to change); measuring spark and "
-                  "spark naive (no reduction of jobs per round); session start and a warm-up program not timed")
+            cluster = bool(args.spark_master) and not args.spark_master.startswith("local")
+            spark_sides = [s for s in SPARK_SIDES if s != "spark_cluster" or cluster]
+            print(f"spark: pyspark {pyspark.__version__}, local[*]; measuring spark and spark naive (no reduction of "
+                  "jobs per round)" + (f", and spark cluster on {args.spark_master} (checkpoints in "
+                                       f"{args.spark_checkpoint_dir})" if cluster else
+                                       " (--spark-master spark://HOST:7077 to add a standalone cluster)")
+                  + "; session start and a warm-up program not timed")
     print()
 
     table: list[dict] = []
@@ -792,7 +809,8 @@ def main(argv: list[str] | None = None) -> int:
                 active = [s for s in sides if s not in failed]
                 for rep in range(reps):
                     for side in active if rep % 2 == 0 else active[::-1]:
-                        r = measure(side, wl, data, args.sink, args.timeout, jobs, args.souffle_rounds)
+                        r = measure(side, wl, data, args.sink, args.timeout, jobs, args.souffle_rounds,
+                                    args.spark_master, args.spark_checkpoint_dir)
                         runs[side].append(r)
                         print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}
@@ -859,21 +877,24 @@ def cold_inline_run(tmp: Path, departments: int, seed: int, reps: int) -> dict:
 
 
 SPARK_COLUMNS = ("spark s", "spark/SQL", "rounds", "jobs", "s/round", "naive s", "naive jobs", "naive s/round",
-                 "naive/spark")
+                 "naive/spark", "cluster s", "cluster jobs", "cluster s/round", "cluster/spark")
 
 
 def spark_columns(summ: dict[str, dict | None]) -> dict[str, str]:
     """The Spark engine's cells: seconds, the ratio to the hand-written SQL, the rounds and jobs of the run, seconds
     per round; the same without the reduction of jobs per round, and its time over the lean engine's."""
     sql, lean, naive = summ.get("sql"), summ.get("spark"), summ.get("spark_naive")
+    cluster = summ.get("spark_cluster")
     cells: dict[str, str] = {}
-    for prefix, x in (("", lean), ("naive ", naive)):
+    for prefix, x in (("", lean), ("naive ", naive), *((("cluster ", cluster),) if "spark_cluster" in summ else ())):
         cells[f"{prefix or 'spark '}s"] = f"{x['seconds']:.2f}" if x else "error"
         cells[f"{prefix}jobs"] = f"{x['jobs']:.0f}" if x and "jobs" in x else "—"
         cells[f"{prefix}s/round"] = (f"{x['seconds'] / x['rounds']:.2f}" if x and x.get("rounds") else "—")
     cells["spark/SQL"] = f"{lean['seconds'] / sql['seconds']:.0f}x" if lean and sql else "—"
     cells["rounds"] = f"{lean['rounds']:.0f}" if lean and "rounds" in lean else "—"
     cells["naive/spark"] = f"{naive['seconds'] / lean['seconds']:.2f}x" if lean and naive else "—"
+    if "spark_cluster" in summ:
+        cells["cluster/spark"] = f"{cluster['seconds'] / lean['seconds']:.2f}x" if lean and cluster else "—"
     return cells
 
 
@@ -962,7 +983,8 @@ def print_table(table: list[dict], souffle_ok: bool) -> None:
         print("spark s = the Spark engine in local mode (session started and warmed up before the clock); rounds = "
               "its semi-naive rounds; jobs = the Spark jobs it ran (Spark's status tracker); s/round = spark s / rounds; naive = the same "
               "engine with lean=False (two jobs per checkpoint, relations recomputed when inserted, every union "
-              "checkpointed); naive/spark = the time the reduction of jobs saves")
+              "checkpointed); naive/spark = the time the reduction of jobs saves; cluster = the same engine on the "
+              "standalone cluster given by --spark-master (its executors write each checkpoint as files)")
     errors = [(r["workload"], r["size"], s, e) for r in table for s, es in r["errors"].items() for e in es]
     for w, size, s, e in errors:
         print(f"error: {w} {size} {SIDES_LABEL[s]}: {e}")

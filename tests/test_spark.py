@@ -107,6 +107,38 @@ def test_base_data_is_read_where_it_lies_and_outputs_are_written_as_catalog_tabl
         spark.catalog.dropTempView("extra_edge")
 
 
+def test_an_output_larger_than_the_driver_takes_is_written_by_the_executors_as_parquet(spark, tmp_path):
+    program = '@input("e").\ntc(X, Y) :- e(X, Y).\ntc(X, Z) :- tc(X, Y), e(Y, Z).\n@output("tc").\n'
+    edges = [(i, i + 1) for i in range(30)]  # 465 pairs
+    con = duckdb.connect()
+    try:
+        with pytest.raises(EngineError, match=r"'tc' holds 465 rows, more than the 100 .*output_dir"):
+            api.run(program, inputs={"e": edges}, database=con, materialize=True, outputs=[], engine="spark",
+                    engine_options={"driver_rows": 100})
+        assert con.execute("SELECT count(*) FROM information_schema.tables").fetchone()[0] == 0
+        lake = tmp_path / "lake"
+        options = {"driver_rows": 100, "output_dir": str(lake)}
+        result = api.run(program, inputs={"e": edges}, database=con, materialize=True, outputs=[], engine="spark",
+                         engine_options=options)
+        assert result.counts["tc"] == 465 and result.tables == {}
+        assert list((lake / "tc").glob("*.parquet")) and not [p for p in lake.iterdir() if p.name.startswith(".")]
+        assert con.execute("SELECT table_type FROM information_schema.tables WHERE table_name = 'tc'").fetchone() \
+            == ("VIEW",)  # the workspace reads the executors' files, nothing was collected
+        assert sorted(con.execute("SELECT * FROM tc").fetchall()) == sorted(
+            (i, j) for i in range(30) for j in range(i + 1, 31))
+        # again, with a preview: only the rows asked for come back, and the folder is replaced, not added to
+        again = api.run(program, inputs={"e": edges[:10]}, database=con, materialize=True, engine="spark", limit=3,
+                        engine_options=options)
+        assert again.rows("tc") == [(0, 1), (0, 2), (0, 3)] and again.counts["tc"] == 55
+        assert con.execute("SELECT count(*) FROM tc").fetchone()[0] == 55
+        with pytest.raises(EngineError, match="appending to them is not supported"):
+            api.run(program, inputs={"e": edges}, database=con, materialize=True, append=True, outputs=[],
+                    engine="spark", engine_options=options)
+        assert con.execute("SELECT count(*) FROM tc").fetchone()[0] == 55
+    finally:
+        con.close()
+
+
 def test_a_predicate_with_no_data_anywhere_is_a_clear_error(spark):
     with pytest.raises(Exception, match=r"no data for predicate 'nowhere'|nowhere"):
         api.run('p(X) :- nowhere(X).\n@output("p").\n', engine="spark")

@@ -260,7 +260,9 @@ def run(
       that need rounds, such as an aggregate inside recursion: ``duckdb``, the default, or ``souffle``), ``layers``
       (with ``rounds="souffle"``, rounds of a recursive stratum with aggregates per Soufflé program), ``stats`` (a
       dict the engine adds its counters to); for the Spark engine ``spark`` (a SparkSession), ``master``,
-      ``write_tables`` (materialized outputs also as tables of the session catalog) and ``stats``. An engine ignores
+      ``checkpoint_dir`` (required on a master that is not local), ``output_dir`` (materialized outputs written
+      by the executors as Parquet, the database given views of them), ``driver_rows``, ``write_tables``
+      (materialized outputs also as tables of the session catalog) and ``stats``. An engine ignores
       the options of the others (DuckDB all of them).
     - ``budget``: the call's time limit and cancellation (:class:`~vadaorchestra.datalog.limits.Budget`, which must
       also watch ``database`` to interrupt its queries); ``max_rows``: the most facts a predicate the program defines
@@ -300,7 +302,8 @@ def run(
                     raise
             from vadaorchestra.datalog.engines.spark_engine import catalog_schemas, spark_session
 
-            options["spark"] = options.get("spark") or spark_session(options.pop("master", None))
+            options["spark"] = options.get("spark") or spark_session(options.pop("master", None),
+                                                                     checkpoint_dir=options.get("checkpoint_dir"))
             spark_types, external_columns = catalog_schemas(options["spark"], from_catalog)
             externals.update(spark_types)
         analysis = validate(program, data_root=data_root, connection=con, synthesized=synthesized,
@@ -308,7 +311,7 @@ def run(
         if engine == "spark" and not options.get("spark"):
             from vadaorchestra.datalog.engines.spark_engine import spark_session
 
-            options["spark"] = spark_session(options.pop("master", None))
+            options["spark"] = spark_session(options.pop("master", None), checkpoint_dir=options.get("checkpoint_dir"))
         wanted = list(outputs if outputs is not None else analysis.outputs)
         for pred in wanted:
             if pred not in analysis.predicates:

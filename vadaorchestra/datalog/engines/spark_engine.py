@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
 UNION_DEPTH = 8  # deltas a full relation may be a union of before it is checkpointed as one
 BROADCAST_ROWS = 1_000_000  # relations of at most this many rows are broadcast to joins (broadcast_hints)
+DRIVER_ROWS = 5_000_000  # the most rows of one relation brought to the driver (into the workspace, or returned)
 FLOAT_SUM_RANGE_SPARK = ("a float sum reaches 5.4e18 in magnitude: on Spark floats are summed exactly, as DECIMAL(38,0) "
                          "in units of 2^-64, up to that bound")
 SPARK_TYPES = {"string": "string", "int": "bigint", "float": "double", "bool": "boolean"}
@@ -81,11 +82,33 @@ def spark_available() -> str | None:
     return None
 
 
-def spark_session(master: str | None = None, conf: Mapping[str, str] | None = None) -> SparkSession:
+def is_local(master: str) -> bool:
+    """Whether a master URL runs the executors inside the driver's JVM (``local``, ``local[4]``, ``local[*]``...)."""
+    return master.strip().lower().startswith("local")
+
+
+def checkpoint_dir_setting(given: str | os.PathLike | None = None) -> str | None:
+    """The checkpoint folder the engine uses: ``given``, else ``$VADA_SPARK_CHECKPOINT_DIR``, else None."""
+    value = given if given is not None else os.environ.get("VADA_SPARK_CHECKPOINT_DIR")
+    return str(value) if value not in (None, "") else None
+
+
+def spark_session(master: str | None = None, conf: Mapping[str, str] | None = None,
+                  checkpoint_dir: str | os.PathLike | None = None) -> SparkSession:
     """The process's SparkSession, started on first use: ``master`` (default ``$VADA_SPARK_MASTER`` or ``local[*]``)
     and ``conf`` apply when this call starts it. Small shuffles (4 partitions, adaptive execution), no UI, the JVM's
-    logging quiet and its own output in :func:`log_path` (named in the error when it does not start)."""
+    logging quiet and its own output in :func:`log_path` (named in the error when it does not start).
+
+    On a master that is not local (a standalone cluster, YARN, Kubernetes) the engine checkpoints each round's
+    relations as files its executors write and read back after a failure: ``checkpoint_dir`` (default
+    ``$VADA_SPARK_CHECKPOINT_DIR``) must be a folder every executor reaches (on one machine any local folder; else a
+    shared file system or HDFS). Without one, or when the executors cannot write there, the session is refused (and
+    stopped) with an error that says so."""
     conf_extra = conf
+    wanted = master or os.environ.get("VADA_SPARK_MASTER") or "local[*]"
+    folder = checkpoint_dir_setting(checkpoint_dir)
+    if not is_local(wanted) and folder is None:
+        raise VadaError(missing_checkpoint_dir(wanted))
     why = spark_available()
     if why is not None:
         raise VadaError(why)
@@ -105,7 +128,7 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
 
         quiet = Path(__file__).with_name("log4j2-quiet.properties")
         conf = (SparkConf().setAppName("vadaorchestra")
-                .setMaster(master or os.environ.get("VADA_SPARK_MASTER") or "local[*]")
+                .setMaster(wanted)
                 .set("spark.ui.enabled", "false")
                 .set("spark.sql.shuffle.partitions", "4")
                 .set("spark.sql.adaptive.enabled", "true")
@@ -113,6 +136,8 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
                 .set("spark.sql.constraintPropagation.enabled", "false")
                 .set("spark.sql.session.timeZone", "UTC")
                 .set("spark.ui.showConsoleProgress", "false")
+                # a round's checkpoint files are removed once nothing refers to their frames any more
+                .set("spark.cleaner.referenceTracking.cleanCheckpoints", "true")
                 .set("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={quiet}"))
         for key, value in (conf_extra or {}).items():
             conf = conf.set(key, value)
@@ -131,7 +156,50 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
             _SESSION = SparkSession(context)
         context.setLogLevel("OFF")
         _quiet_python_loggers()
+        if folder is not None and not is_local(wanted):
+            try:
+                use_checkpoint_dir(_SESSION, folder)
+            except VadaError:
+                _SESSION.stop()
+                _SESSION = None
+                raise
         return _SESSION
+
+
+def missing_checkpoint_dir(master: str) -> str:
+    return (f"the Spark master {master} is not local: the engine needs a checkpoint folder its executors reach (on one "
+            "machine any local folder, else a shared file system or HDFS): set $VADA_SPARK_CHECKPOINT_DIR or "
+            "engine_options={'checkpoint_dir': ...}")
+
+
+_CHECKED_DIRS: dict[tuple[str, str], str] = {}  # (application id, folder given) -> the folder Spark checkpoints into
+
+
+def use_checkpoint_dir(spark: SparkSession, folder: str) -> str:
+    """Make ``folder`` the session's checkpoint folder, once per application, and check that the executors write
+    and read there (one small checkpoint job); its URI, else a :class:`VadaError` naming the folder and why."""
+    from py4j.protocol import Py4JError
+    from pyspark.errors import PySparkException
+
+    sc = spark.sparkContext
+    key = (sc.applicationId, folder)
+    current = sc._jsc.sc().getCheckpointDir()
+    if key in _CHECKED_DIRS and current.isDefined() and current.get() == _CHECKED_DIRS[key]:
+        return _CHECKED_DIRS[key]
+    local_path = "://" not in folder or folder.startswith("file:")
+    try:
+        if local_path:  # the driver makes it; executors on other machines must see the same folder
+            Path(folder.removeprefix("file:")).expanduser().mkdir(parents=True, exist_ok=True)
+        sc.setCheckpointDir(folder)
+        probe = spark.range(0, 2, 1, 2).checkpoint(eager=True)
+        if probe.count() != 2:
+            raise VadaError("the probe read back wrong")
+    except (OSError, PySparkException, Py4JError) as exc:
+        why = spark_message(exc) if not isinstance(exc, OSError) else str(exc)
+        raise VadaError(f"the Spark checkpoint folder {folder} is not usable by the executors: {why}") from None
+    where = sc._jsc.sc().getCheckpointDir()
+    _CHECKED_DIRS[key] = where.get() if where.isDefined() else folder
+    return _CHECKED_DIRS[key]
 
 
 def _quiet_python_loggers() -> None:
@@ -193,21 +261,39 @@ def render(select: str) -> str:
     return tree.transform(fix).sql(dialect="spark")
 
 
-def broadcast_hints(select: str, sizes: Mapping[str, int], most: int) -> str:
-    """``select`` (Spark SQL) with a ``BROADCAST`` hint, in each SELECT, for the relations it reads whose size is known
-    and at most ``most`` rows. A checkpointed frame has no statistics, so Spark would plan a sort-merge join, shuffle
-    every input (the whole relation too, every round) and only then, adaptively, broadcast the small side."""
+def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
+                    in_place: Callable[[str], bool] = lambda _name: False) -> str:
+    """``select`` (Spark SQL) with join hints in each SELECT: ``BROADCAST`` for the relations it reads whose size is
+    known and at most ``most`` rows (planned without adaptive execution, a join of a checkpointed frame would
+    otherwise shuffle every input, the whole relation too, every round); ``SHUFFLE_HASH`` for a relation that is the
+    right side of an ``ANTI JOIN`` (the check of a round's candidates against the whole relation) and that
+    ``in_place(name)`` says is hash-partitioned on all its columns: only the candidates move to its partitions, the
+    relation stays where it is (broadcast, it would be sent whole to every executor every round); ``MERGE`` instead
+    when it holds more than ``most`` rows (or an unknown number): a sort-merge join spills where a hash table of
+    each partition of a relation of millions of rows could exhaust an executor's memory."""
     import sqlglot
     from sqlglot import exp
 
     tree = sqlglot.parse_one(select, read="spark")
     for node in tree.find_all(exp.Select):
         sources = [node.args["from_"].this] if node.args.get("from_") else []
-        sources += [j.this for j in node.args.get("joins") or []]
-        small = [t.alias_or_name for t in sources if isinstance(t, exp.Table) and sizes.get(t.name, most + 1) <= most]
+        joins = node.args.get("joins") or []
+        sources += [j.this for j in joins]
+        kept = {id(j.this) for j in joins if (j.args.get("kind") or "").upper() == "ANTI"
+                and isinstance(j.this, exp.Table) and in_place(j.this.name)}
+        big = {i for i in kept if next(t for t in sources if id(t) == i).name not in sizes
+               or sizes[next(t for t in sources if id(t) == i).name] > most}
+        hints = []
+        small = [t.alias_or_name for t in sources if isinstance(t, exp.Table) and id(t) not in kept
+                 and sizes.get(t.name, most + 1) <= most]
         if small:
-            node.set("hint", exp.Hint(expressions=[exp.Anonymous(this="BROADCAST",
-                                                                 expressions=[exp.to_identifier(a) for a in small])]))
+            hints.append(exp.Anonymous(this="BROADCAST", expressions=[exp.to_identifier(a) for a in small]))
+        for hint, which in (("SHUFFLE_HASH", kept - big), ("MERGE", big)):
+            if which:
+                hints.append(exp.Anonymous(this=hint, expressions=[
+                    exp.to_identifier(t.alias_or_name) for t in sources if id(t) in which]))
+        if hints:
+            node.set("hint", exp.Hint(expressions=hints))
     return tree.sql(dialect="spark")
 
 
@@ -236,6 +322,21 @@ def _name(table: str) -> str:
     return table[1:-1].replace('""', '"') if table.startswith('"') else table
 
 
+@contextlib.contextmanager
+def _without_adaptive(spark: SparkSession, apply: bool = True):
+    """Plans made inside are made without adaptive execution (the session's setting restored after)."""
+    if not apply:
+        yield
+        return
+    key = "spark.sql.adaptive.enabled"
+    before = spark.conf.get(key)
+    spark.conf.set(key, "false")
+    try:
+        yield
+    finally:
+        spark.conf.set(key, before)
+
+
 class _JobGroup:
     """What a tripped budget interrupts: the Spark jobs of one run (``interrupt()``, as a DuckDB connection has)."""
 
@@ -256,8 +357,16 @@ class SparkStore:
     inline_deltas = False  # every relation a round reads is a checkpointed frame
 
     def __init__(self, spark: SparkSession, home: RelationStore, *, write_tables: bool = False,
-                 stats: dict | None = None, lean: bool = True):
+                 stats: dict | None = None, lean: bool = True, reliable: bool = False, output_dir: str | None = None,
+                 driver_rows: int | None = DRIVER_ROWS):
         self.spark = spark
+        # reliable: each checkpoint written as files in the session's checkpoint folder (a cluster: an executor lost
+        # mid-run costs a recomputation from the last files, not the run); else kept in the executors' memory
+        self.reliable = reliable
+        self.output_dir = output_dir
+        self.driver_rows = driver_rows
+        self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+        self.in_place: dict[str, bool] = {}  # view name -> hash-partitioned on all its columns (checked once)
         # lean=False: the straightforward store the job counts are measured against (benchmarks/engine.py): an eager
         # checkpoint and a count apart (two jobs), a whole relation computed again when inserted, and every union
         # checkpointed at once
@@ -300,22 +409,50 @@ class SparkStore:
         self.stats["statements"] += 1
         text = render(select)
         if self.lean:
-            text = broadcast_hints(text, {_name(t): n for t, n in self.sizes.items()}, BROADCAST_ROWS)
+            text = broadcast_hints(text, {_name(t): n for t, n in self.sizes.items()}, BROADCAST_ROWS, self.partitioned)
         return self.guard(lambda: self.spark.sql(text), label, span)
 
     def keep(self, frame: DataFrame, label: str = "", span=None) -> tuple[DataFrame, int]:
-        """``frame`` computed once, checkpointed and counted in one job."""
+        """``frame`` computed once, checkpointed and counted in one job (two with reliable checkpoints: the files
+        written, then counted as read back).
+
+        The checkpointed frame keeps the partitioning of the plan that made it (a round's new tuples come out of
+        the distinct and the anti-join hash-partitioned on all their columns), so a whole relation that grows by
+        unions of such deltas stays partitioned and the next round's anti-join moves only the candidates. Two
+        things would lose it: adaptive execution (its plan reports no partitioning), so the plan is made without
+        it; and a checkpoint that keeps its input's column ids (a union of two frames sharing ids renames one and
+        drops its partitioning), so the frame is checkpointed under fresh column names and renamed back."""
+        cols = frame.columns
+
         def run() -> tuple[DataFrame, int]:  # a lazy checkpoint may still run the plan's constant parts
-            kept = frame.localCheckpoint(eager=not self.lean)
-            return kept, kept.count()
+            fresh = frame.toDF(*[f"_k{i}" for i in range(len(cols))])
+            with _without_adaptive(self.spark, self.lean):
+                kept = fresh.checkpoint(eager=True) if self.reliable else fresh.localCheckpoint(eager=not self.lean)
+            return kept.toDF(*cols), kept.count()
 
         kept, n = self.guard(run, label, span)
-        self.stats["actions"] += 1 if self.lean else 2
+        self.stats["actions"] += 1 if self.lean and not self.reliable else 2
         self.stats["checkpoints"] += 1
         return kept, n
 
+    def partitioned(self, name: str) -> bool:
+        """Whether the relation registered as view ``name`` is hash-partitioned on all its columns, in as many
+        partitions as a shuffle makes (so an anti-join on all columns leaves it in place)."""
+        if name not in self.in_place:
+            self.in_place[name] = False
+            frame = self.frames.get(S.quote_ident(name))
+            if frame is not None:
+                with contextlib.suppress(Exception):
+                    part = frame._jdf.queryExecution().executedPlan().outputPartitioning()
+                    if part.getClass().getSimpleName() == "HashPartitioning":
+                        exprs = part.expressions()
+                        names = [exprs.apply(i).toString().split("#")[0] for i in range(exprs.size())]
+                        self.in_place[name] = names == frame.columns and part.numPartitions() == self.partitions
+        return self.in_place[name]
+
     def register(self, table: str, frame: DataFrame, size: int | None, depth: int = 1) -> None:
         frame.createOrReplaceTempView(_name(table))
+        self.in_place.pop(_name(table), None)
         self.frames[table] = frame
         self.depth[table] = depth
         if size is None:
@@ -390,8 +527,22 @@ class SparkStore:
         return self.sizes[table]
 
     def fetch(self, table: str, limit: int | None = None) -> list[tuple]:
+        if limit is None or self.driver_rows is not None and limit > self.driver_rows:
+            self.check_driver_rows(table, "returned")
         tail = "" if limit is None else f" LIMIT {int(limit)}"
         return self.rows(f"SELECT * FROM {table} ORDER BY ALL{tail}")
+
+    def check_driver_rows(self, table: str, what: str, pred: str | None = None) -> None:
+        """Refuse, before anything is collected, a relation of more rows than the driver takes (``driver_rows``)."""
+        if self.driver_rows is None:
+            return
+        n = self.count(table)
+        if n > self.driver_rows:
+            name = pred or _name(table).removeprefix(self.prefix)
+            raise EngineError(f"{name!r} holds {n:,} rows, more than the {self.driver_rows:,} the Spark driver takes "
+                              f"({what}); nothing was written: have the executors write it as Parquet (engine_options "
+                              "output_dir or $VADA_SPARK_OUTPUT_DIR, with outputs=[] or a limit on the rows returned), "
+                              "or raise driver_rows")
 
     def drop(self, table: str) -> None:
         if self.frames.pop(table, None) is not None:
@@ -411,6 +562,10 @@ class SparkStore:
         for table in list(self.frames):
             with contextlib.suppress(Exception):
                 self.drop(table)
+        self.frames.clear()
+        if self.reliable:  # the run's checkpoint files go once the driver's JVM has let go of their frames
+            with contextlib.suppress(Exception):
+                self.spark.sparkContext._jvm.System.gc()
         self._watch.close()
         self.home.cleanup()
 
@@ -445,8 +600,9 @@ class SparkStore:
                 raise EngineError(f"table {name!r} has {len(cols)} columns but the program uses {info.arity}")
             arrow = self.home.arrow(f"SELECT {cast_columns(cols, info)} FROM main.{S.quote_ident(name)}",
                                     f"reading table {name!r}")
-            frame = self.guard(lambda: self.spark.createDataFrame(arrow).localCheckpoint(), f"reading table {name!r}")
-            self.register(table, frame, arrow.num_rows)
+            frame, n = self.keep(self.guard(lambda: self.spark.createDataFrame(arrow), f"reading table {name!r}"),
+                                 f"reading table {name!r}")
+            self.register(table, frame, n)
             return table
         if not self.guard(lambda: self.spark.catalog.tableExists(name)):
             raise EngineError(f"no data for predicate {name!r}: it is neither bound with @bind nor a table of the "
@@ -489,7 +645,21 @@ class SparkStore:
     # --- results ----------------------------------------------------------------------------------------------------
     def materialize(self, targets: Mapping[str, tuple[str, PredInfo]], append: bool = False) -> None:
         """The relations brought into the DuckDB database (one transaction, as the other engines write), and with
-        ``write_tables`` saved as tables of the session catalog too."""
+        ``write_tables`` saved as tables of the session catalog too. With ``output_dir`` the executors write them as
+        Parquet instead and the database gets a view of each (:meth:`write_parquet`): nothing is collected."""
+        if self.output_dir is not None:
+            self.write_parquet(targets, append)
+        else:
+            for source, info in targets.values():
+                self.check_driver_rows(source, "materialized into the workspace", info.name)
+            self.collect_into_home(targets, append)
+        if self.write_tables:
+            for table, (source, info) in targets.items():
+                frame = self.sql(f"SELECT {named_columns(info)} FROM {source}")
+                self.guard(lambda f=frame, t=table: f.write.mode("append" if append else "overwrite").saveAsTable(t),
+                           f"materializing {info.name!r}")
+
+    def collect_into_home(self, targets: Mapping[str, tuple[str, PredInfo]], append: bool) -> None:
         moved: dict[str, tuple[str, PredInfo]] = {}
         for table, (source, info) in targets.items():
             arrow = self.guard(self.sql(f"SELECT * FROM {source}").toArrow, f"materializing {info.name!r}")
@@ -499,11 +669,67 @@ class SparkStore:
             self.home.con.unregister(_name(local) + "_arrow")
             moved[table] = (local, info)
         self.home.materialize(moved, append)
-        if self.write_tables:
+
+    def write_parquet(self, targets: Mapping[str, tuple[str, PredInfo]], append: bool) -> None:
+        """Each relation written by the executors as Parquet into ``output_dir/<table>/``, and the database given a
+        view of that name over the files: all or nothing. The files go to a staging folder first; only when every
+        relation is written are they moved into place (an older folder of the same name set aside until the views
+        are committed, and put back if they are not)."""
+        import shutil
+
+        if append:
+            raise EngineError("outputs written as Parquet (output_dir) replace the folder of each table; appending to "
+                              "them is not supported: leave output_dir unset to append into the workspace's tables")
+        if "://" in self.output_dir and not self.output_dir.startswith("file:"):
+            raise EngineError(f"output_dir {self.output_dir!r}: the workspace reads the Parquet it is given from a "
+                              "folder of this machine or a shared file system mounted here (a path, or file:)")
+        out = Path(self.output_dir.removeprefix("file:")).expanduser().resolve()
+        staging = out / f".staging-{self.prefix.strip('_')}"
+        moved: list[tuple[Path, Path | None]] = []  # (final folder, older one set aside)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
             for table, (source, info) in targets.items():
                 frame = self.sql(f"SELECT {named_columns(info)} FROM {source}")
-                self.guard(lambda f=frame, t=table: f.write.mode("append" if append else "overwrite").saveAsTable(t),
-                           f"materializing {info.name!r}")
+                self.guard(lambda f=frame, t=table: f.write.mode("errorifexists").parquet(str(staging / t)),
+                           f"writing {info.name!r} as Parquet into {out}")
+            for table in targets:
+                final = out / table
+                old = None
+                if final.exists():
+                    old = out / f".old-{self.prefix.strip('_')}-{table}"
+                    final.replace(old)
+                moved.append((final, old))
+                (staging / table).replace(final)
+            self.home.exec("BEGIN TRANSACTION")
+            try:
+                for table, (_source, info) in targets.items():
+                    files = S.sql_string(str(out / table / "*.parquet"))
+                    if self.home.rows("SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND "
+                                      f"schema_name = 'main' AND table_name = {S.sql_string(table)}"):
+                        self.home.exec(f"DROP TABLE main.{S.quote_ident(table)}", f"materializing {info.name!r}")
+                    self.home.exec(f"CREATE OR REPLACE VIEW main.{S.quote_ident(table)} AS SELECT * FROM "
+                                   f"read_parquet({files})", f"materializing {info.name!r}")
+                self.home.exec("COMMIT")
+            except BaseException:
+                with contextlib.suppress(duckdb.Error):
+                    self.home.con.execute("ROLLBACK")
+                raise
+            if self.budget is not None:
+                self.budget.committed()
+        except BaseException as exc:
+            for final, old in reversed(moved):  # the folders as they were
+                shutil.rmtree(final, ignore_errors=True)
+                if old is not None:
+                    old.replace(final)
+            moved.clear()
+            if isinstance(exc, OSError):
+                raise EngineError(f"writing the outputs as Parquet into {out}: {exc}") from None
+            raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            for _final, old in moved:
+                if old is not None:
+                    shutil.rmtree(old, ignore_errors=True)
 
 
 _SPARK_OUR_TYPES = {"tinyint": "int", "smallint": "int", "int": "int", "bigint": "int", "float": "float",
@@ -540,6 +766,13 @@ def spark_message(exc: BaseException) -> str:
     """The first line of a Spark error, without its error class and SQL state; a raised ``error()`` as its text; the
     exact float sum's overflow as its range."""
     text = str(exc).strip()
+    java = getattr(exc, "java_exception", None)
+    if java is not None and text.startswith("An error occurred while calling"):
+        # a JVM error py4j did not convert (an OutOfMemoryError, a lost executor): its own first line, and its cause's
+        with contextlib.suppress(Exception):
+            first = str(java.toString()).split("\n")[0]
+            cause = java.getCause()
+            text = first + (f" (caused by {str(cause.toString()).splitlines()[0]})" if cause is not None else "")
     m = _CONDITION.search(text)
     condition, message = (m.group(1), m.group(2)) if m else ("", text)
     message = message.split("\n")[0]
@@ -559,19 +792,39 @@ class SparkEngine(DuckDBEngine):
     ``write_tables``: also save materialized outputs as tables of the session catalog;
     ``stats``: a dict the engine adds its counters to: ``rounds`` (semi-naive), ``statements`` (SQL), ``actions``
     (the Spark actions it started: counts and collects), ``checkpoints`` and ``jobs`` (what Spark ran for them);
-    ``lean=False``: the straightforward store the reduction of jobs is measured against (benchmarks/engine.py).
+    ``lean=False``: the straightforward store the reduction of jobs is measured against (benchmarks/engine.py);
+    ``checkpoint_dir``: the folder the executors checkpoint into on a master that is not local (default
+    ``$VADA_SPARK_CHECKPOINT_DIR``; required there, checked with one small job);
+    ``output_dir``: materialized outputs written by the executors as Parquet, ``output_dir/<table>/``, the database
+    given a view of each (default ``$VADA_SPARK_OUTPUT_DIR``; without it outputs are collected into the database);
+    ``driver_rows``: the most rows of one relation collected to the driver (into the database or returned; default
+    5M, None: no bound): a larger one is refused, before anything is collected, naming ``output_dir``.
     """
 
     name = "spark"
-    OPTIONS = ("spark", "master", "write_tables", "stats", "lean")  # what api.run passes on from engine_options
+    # what api.run passes on from engine_options
+    OPTIONS = ("spark", "master", "write_tables", "stats", "lean", "checkpoint_dir", "output_dir", "driver_rows")
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, max_rounds: int = 1000, max_witnesses: int = 10,
                  progress: Callable[[str], None] | None = None, budget: Budget | None = None,
                  max_rows: int | None = None, spark: SparkSession | None = None, master: str | None = None,
-                 write_tables: bool = False, stats: dict | None = None, lean: bool = True):
+                 write_tables: bool = False, stats: dict | None = None, lean: bool = True,
+                 checkpoint_dir: str | os.PathLike | None = None, output_dir: str | os.PathLike | None = None,
+                 driver_rows: int | None = DRIVER_ROWS):
         super().__init__(connection, max_rounds=max_rounds, max_witnesses=max_witnesses, progress=progress,
                          budget=budget, max_rows=max_rows)
-        self.spark = spark if spark is not None else spark_session(master)
+        self.spark = spark if spark is not None else spark_session(master, checkpoint_dir=checkpoint_dir)
+        # on a master that is not local, every checkpoint is a file the executors write in a folder they all reach
+        self.reliable = not is_local(self.spark.sparkContext.master)
+        if self.reliable:
+            folder = checkpoint_dir_setting(checkpoint_dir)
+            if folder is not None:
+                use_checkpoint_dir(self.spark, folder)
+            elif not self.spark.sparkContext._jsc.sc().getCheckpointDir().isDefined():
+                raise EngineError(missing_checkpoint_dir(self.spark.sparkContext.master))
+        out = output_dir if output_dir is not None else os.environ.get("VADA_SPARK_OUTPUT_DIR") or None
+        self.output_dir = str(out) if out is not None else None
+        self.driver_rows = driver_rows
         self.write_tables = write_tables
         self.stats = stats if stats is not None else {}
         self.stats.setdefault("rounds", 0)
@@ -579,7 +832,8 @@ class SparkEngine(DuckDBEngine):
 
     def new_store(self, analysis: Analysis) -> SparkStore:  # type: ignore[override]
         home = super().new_store(analysis)
-        return SparkStore(self.spark, home, write_tables=self.write_tables, stats=self.stats, lean=self.lean)
+        return SparkStore(self.spark, home, write_tables=self.write_tables, stats=self.stats, lean=self.lean,
+                          reliable=self.reliable, output_dir=self.output_dir, driver_rows=self.driver_rows)
 
     def new_run(self, analysis: Analysis, inputs, null_start: int) -> Run:
         self._run = super().new_run(analysis, inputs, null_start)
@@ -595,4 +849,5 @@ class SparkEngine(DuckDBEngine):
                 self.stats["rounds"] += self._run.round_no
 
 
-__all__ = ["SparkEngine", "SparkStore", "catalog_schemas", "render", "spark_available", "spark_session"]
+__all__ = ["SparkEngine", "SparkStore", "catalog_schemas", "checkpoint_dir_setting", "is_local", "render",
+           "spark_available", "spark_session", "use_checkpoint_dir"]
