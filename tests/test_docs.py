@@ -94,7 +94,7 @@ NEEDS = [  # (pattern, reason): the only reasons a README command is not run at 
     (r"--model local|models install|\.\[local\]|llama-cpp-python|eval_local\.sh|CMAKE_ARGS",
      "needs the local model (1.1 GB) and llama.cpp"),
     (r"--model model\.json|--judge", "needs a model of yours (model.json, judge.json)"),
-    (r"\.\[spark\]|-m spark|--engine spark|--spark\b",
+    (r"\.\[spark\]|-m spark|--engine spark|--spark\b|deploy/spark_cluster\.py",
      "needs the spark extra and Java (its tests run apart: python -m pytest -m spark)"),
     (r"^(docker|podman|curl)\b|^deploy/container-check",
      "needs a container runtime: deploy/container-check builds and runs the image with podman"),
