@@ -156,10 +156,12 @@ def test_the_most_things_counts_the_rows_per_thing_and_a_measure_no_word_names_i
     # the allowance per reagent next to the use per reagent and month (a sibling tool called for the same lab)
     ("Which reagents did North Lab use beyond its monthly allowance in March 2024?", None, ["acetone", "xylene"]),
     ("Did North Lab use more acetone in March 2024 than its monthly allowance permits?", True, ["North Lab"]),
-    ("Did North Lab use more ethanol in March 2024 than its monthly allowance permits?", False, []),
+    pytest.param("Did North Lab use more ethanol in March 2024 than its monthly allowance permits?", False, [],
+                 marks=pytest.mark.slow),
     # no word names the amounts: those the catalog declares in the allowance's unit
     ("Did South Lab keep within its acetone allowance in February 2024?", True, []),
-    ("Did South Lab keep within its acetone allowance in March 2024?", False, ["South Lab"]),
+    pytest.param("Did South Lab keep within its acetone allowance in March 2024?", False, ["South Lab"],
+                 marks=pytest.mark.slow),
 ])
 def test_a_limit_per_category_is_compared_with_the_same_category_of_a_sibling_tool(lab, question, yes, values):
     result = _ask(lab, question)
