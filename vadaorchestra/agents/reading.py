@@ -208,7 +208,7 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """An extreme of a quantity ("the most appointments", "the fewest visits") orders by what its noun names: the
     column every highest or lowest of the computation reads is named by it (the appointments counted per vet, not
     the highest fee), when the noun names something of the catalog."""
-    if not (fr.extreme and fr.measure_words and fr.superlative in ("most", "fewest", "least")):
+    if not (fr.extreme and fr.measure_words and fr.superlative in frame.QUANTITY_SUPERLATIVES):
         return []  # (an adjective's measure, "the highest-paid player", "the heaviest shipment", is the composer's)
     # words that name nothing of the catalog ("the most visitors" where no tool or column says visitors) leave the
     # measure to the composer; words that name something of it (the appointments a tool lists) name the measure

@@ -511,7 +511,7 @@ class Composer:
         name or its output) and no number column."""
         words = fr.measure_words
         # (a quantity's determiner, "the most appointments", "the fewest visits"; not "the highest-paid player")
-        if not (fr.who and fr.extreme and fr.superlative in ("most", "fewest", "least") and words) or fr.total or \
+        if not (fr.who and fr.extreme and fr.superlative in frame.QUANTITY_SUPERLATIVES and words) or fr.total or \
                 naming.named(words, nums) or word_match(words[-1], fr.asked_head):
             return False
         things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"])}

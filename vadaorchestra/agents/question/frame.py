@@ -46,6 +46,8 @@ minimum average mean combined overall top""".split())
 SHARE_NOUNS = frozenset("share percentage proportion fraction percent part ratio".split())
 TOTAL_WORDS = frozenset("total sum combined combine overall aggregate altogether cumulative".split())
 COUNT_NOUNS = frozenset("number count".split())
+# the superlatives of a quantity ("the most appointments", "the fewest visits"), not of a measure ("the heaviest")
+QUANTITY_SUPERLATIVES = frozenset(("most", "least", "fewest"))
 LIMIT_VERBS = frozenset("exceed breach surpass overshoot pass overrun violate outgrow top".split())
 LIMIT_NOUNS = frozenset("limit cap threshold capacity budget ceiling allowance quota maximum rating".split())
 WITHIN_VERBS = frozenset("stay remain keep keep_within lie".split())
@@ -498,7 +500,7 @@ class _Framer:
         sup = next(((ph, ph.superlative) for ph in self.p.phrases if ph.superlative), None)
         word = None
         if sup is None:
-            adv = next((t for t in self.w if (t.tag in ("RBS", "JJS") or t.lemma in ("most", "least", "fewest"))
+            adv = next((t for t in self.w if (t.tag in ("RBS", "JJS") or t.lemma in QUANTITY_SUPERLATIVES)
                         and not (t.i > 0 and self.w[t.i - 1].lemma == "at")), None)  # not "at least 5"
             if adv is None:
                 return None, None, None
@@ -844,7 +846,7 @@ class _Framer:
         return ()
 
     def _superlative(self) -> str | None:
-        t = next((t for t in self.w if (t.tag in ("JJS", "RBS") or t.lemma in ("most", "least", "fewest"))
+        t = next((t for t in self.w if (t.tag in ("JJS", "RBS") or t.lemma in QUANTITY_SUPERLATIVES)
                   and not (t.i > 0 and self.w[t.i - 1].lemma == "at")), None)
         return t.text.lower() if t is not None else None
 

@@ -157,13 +157,16 @@ class LimitComposer:
                                           for c, u in (sp.get("units") or {}).items())
             tries = [(before, True)] * (lim_type == "int" and not measured) + [(before, False), (before + after, False)]
             sibling = pcol if bound and pcol != g else None
+
+            def best(paths: list[tuple[list[Hop], str | None]]) -> tuple[list[Hop], str | None] | None:
+                # the amounts' tool the question's words weigh most ("the demand of the substations they feed": the
+                # served demand, not the feeders connected directly), then the shorter chain
+                return max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0]))) if paths else None
+
             found = None
             for words, count in tries:
-                # the amounts' tool the question's words weigh most ("the demand of the substations they feed":
-                # the served demand, not the feeders connected directly), then the shorter chain
-                paths = self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling)
-                if paths:
-                    found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0])))
+                found = best(self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling))
+                if found is not None:
                     break
             if found is None and limit[0] is None:
                 # the amount in the same rows as the limit ("parts past their life limit": each part's cycles)
@@ -175,8 +178,7 @@ class LimitComposer:
             if found is None and unit:
                 # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
                 # declares in the limit's own unit (the ml dispensed against an allowance in ml)
-                paths = self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit)
-                found = max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0]))) if paths else None
+                found = best(self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit))
             if found is None:
                 continue
             path, measure = found
