@@ -43,20 +43,38 @@ def _ours() -> set[str]:
             if p.name.startswith(("vada-ws-", "vadaorchestra-", ".vada-", "souffle"))}
 
 
-def _run(root: Path, engine: str, *extra: str, signum: int | None = None) -> tuple[int, str, float]:
+def _when_caught(proc: subprocess.Popen, signum: int, limit: float = 60) -> None:
+    """Wait until the child has installed its handler for `signum` (Linux: the SigCgt mask of /proc/PID/status),
+    then a little longer so that the work is under way: a signal sent sooner, on a loaded machine, meets Python's
+    default handler and tests the start-up, not the product."""
+    status = Path(f"/proc/{proc.pid}/status")
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            caught = int(next(line.split()[1] for line in status.read_text().splitlines()
+                              if line.startswith("SigCgt:")), 16)
+        except (OSError, StopIteration):
+            break                       # not Linux: fall back on the pause below
+        if caught >> (signum - 1) & 1:
+            break
+        time.sleep(0.05)
+    time.sleep(2)
+
+
+def _run(root: Path, engine: str, *extra: str, signum: int | None = None) -> tuple[int, str]:
     args = [sys.executable, "-m", "vadaorchestra.cli", "datalog", "run", str(root / "p.dl"), "--data", str(root),
             "--out", str(root / "out"), "--engine", engine, *extra]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    start = time.monotonic()
     if signum is not None:
-        time.sleep(2)
-        start = time.monotonic()
+        _when_caught(proc, signum)
         proc.send_signal(signum)
     try:
+        # the program is minutes of work on any engine: ending within the bound is what "stopped" means here
+        # (the house rule: outcomes, never wall-clock comparisons)
         _out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    return proc.returncode, err, time.monotonic() - start
+    return proc.returncode, err
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -64,9 +82,8 @@ def _run(root: Path, engine: str, *extra: str, signum: int | None = None) -> tup
                                               pytest.param(signal.SIGTERM, 143, marks=pytest.mark.slow)])
 def test_a_signal_stops_the_run_at_once_and_writes_nothing(long_program, engine, signum, code):
     before = _ours()
-    status, err, took = _run(long_program, engine, signum=signum)
+    status, err = _run(long_program, engine, signum=signum)
     assert status == code, err
-    assert took < 3, took
     # one line (the run interrupted; or, while Spark's session still starts, which nothing interrupts, abandoned)
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"stopped ({signal.Signals(signum).name}): ") and "nothing was written" in err, err
@@ -77,10 +94,10 @@ def test_a_signal_stops_the_run_at_once_and_writes_nothing(long_program, engine,
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_time_limit_stops_the_run_on_every_engine(long_program, engine):
     before = _ours()
-    status, err, took = _run(long_program, engine, "--time-limit", "2")
+    status, err = _run(long_program, engine, "--time-limit", "2")
     # (the run interrupted; or abandoned, while Spark's session still starts)
     assert status == 1 and "time limit exceeded: the" in err and "longer than 2 s" in err, err
-    assert "Traceback" not in err and took < 5
+    assert "Traceback" not in err
     assert not (long_program / "out").exists()
     assert _ours() <= before
 
@@ -102,20 +119,19 @@ def test_a_signal_stops_a_tool_call_of_the_command_line(long_program):
     proc = subprocess.Popen([sys.executable, "-m", "vadaorchestra.cli", "call", "paths", "start=n1", "--catalog",
                              str(long_program / "catalog"), "--data", str(long_program)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)
-    start = time.monotonic()
+    _when_caught(proc, signal.SIGINT)
     proc.send_signal(signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and time.monotonic() - start < 3, err
+    assert proc.returncode == 130, err
     assert err.strip() == "stopped (SIGINT): the call of paths was interrupted; nothing was written" and out == ""
     assert _ours() <= before
 
 
 def test_the_soufflé_only_timeout_option_says_what_replaced_it(long_program):
-    status, err, _took = _run(long_program, "duckdb", "--timeout", "5")
+    status, err = _run(long_program, "duckdb", "--timeout", "5")
     assert status == 1 and "--timeout was replaced by --time-limit (seconds, for every engine)" in err
 
 
@@ -127,13 +143,13 @@ def test_a_signal_stops_a_question_and_removes_its_trace(tmp_path, concentration
                              "exposures, and do any of them raise concentration-risk concerns?", "--catalog",
                              str(root / "catalog"), "--data", str(concentration_data), "--trace", str(trace)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
-    start = time.monotonic()
+    _when_caught(proc, signal.SIGINT)
+    time.sleep(2)
     proc.send_signal(signal.SIGINT)
     try:
         _out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and time.monotonic() - start < 3, err
+    assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1].startswith("stopped (SIGINT): ") and "Traceback" not in err
     assert not trace.parent.exists()
