@@ -107,6 +107,9 @@ class RunContext:
     part_frames: list[Any] = field(default_factory=list)
     answer_parts: list[list[Any] | None] | None = None
     part_answers: list[str] = field(default_factory=list)
+    # the values each part's computation found, where the part answers with something else (yes or no: whether the
+    # first part restricted to a kind finds any); what the part's checks look at
+    part_found: list[list[Any] | None] = field(default_factory=list)
     part_composers: list[Any] = field(default_factory=list)  # the query of each part (what its checks look at)
     draft: str | None = None  # the answer as the rules word it (the offline policy's answer, a model's draft)
     feedback: str | None = None

@@ -286,7 +286,8 @@ class Pipeline:
         if not ctx.part_frames or ctx.answer_parts is None or len(ctx.part_frames) != len(ctx.answer_parts):
             return verify.check_question(answer, ctx) + reading.check_reading(answer, ctx)
         problems, checks = [], []
-        for k, (part, values, text, composer) in enumerate(zip(ctx.part_frames, ctx.answer_parts, ctx.part_answers,
+        found_values = ctx.part_found if len(ctx.part_found) == len(ctx.answer_parts) else ctx.answer_parts
+        for k, (part, values, text, composer) in enumerate(zip(ctx.part_frames, found_values, ctx.part_answers,
                                                                ctx.part_composers, strict=False), 1):
             with as_part(ctx, part, values, composer):
                 found = verify.check_question(text, ctx) + reading.check_reading(text, ctx)

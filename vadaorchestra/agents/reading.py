@@ -252,11 +252,19 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     kinds = {s.kind for s in ctx.synthesized}
     aggregates = _aggregate_functions(ctx)
     out = []
-    for text in fr.parts:
+    given = ctx.answer_parts or []
+    for i, text in enumerate(fr.parts):
         part = frame.build(text, [{"value": e.value, "columns": list(e.columns), "parameters": list(e.parameters),
                                    "category": e.kind} for e in fr.entities], ctx.tools)
         ok = True
-        if part.limit:
+        if part.how == "yes-no" and not part.limit:
+            # "is any of them a freighter?": answered yes or no, by the first part's computation restricted to the
+            # kind (a step keeps to a kind the part names; the kinds check says which)
+            values = given[i] if i < len(given) else None
+            used = used_constants(ctx)
+            ok = values is not None and len(values) == 1 and isinstance(values[0], bool) and \
+                any(e.value.lower() in used for e in part.kinds)
+        elif part.limit:
             ok = "threshold_check" in kinds
         elif part.count:
             ok = bool(aggregates & {"count", "mcount"})

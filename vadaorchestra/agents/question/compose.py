@@ -24,7 +24,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
 from vadaorchestra.agents.question import frame, naming, periods, relations
-from vadaorchestra.agents.question.frame import QuestionFrame, column_score, stem, terms, word_match
+from vadaorchestra.agents.question.frame import SHARE_NOUNS, QuestionFrame, column_score, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 from vadaorchestra.errors import VadaError
@@ -346,8 +346,8 @@ class Composer:
             fit += 1
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
-        elif fr.kind in ("list", "lookup"):
-            return None
+        elif fr.kind in ("list", "lookup") and asked is None:  # (not a kind of the things it lists: "List the
+            return None                                          # freighters based at X", "Are there freighters ...")
         ref = numerator = None
         if fr.kind == "share":
             found = self._share(ctx, fr, tool, spec, params, bound, join)
@@ -489,8 +489,12 @@ class Composer:
                     if numerator is None:
                         return None
             return (ref[0], ref[1], ref[2]), numerator
-        # no denominator column: the same aggregate over every row, which the share's noun must name
-        if not noun or not rows_named:
+        # no denominator column: the same aggregate over every row, which the share's noun must name (or the share
+        # is of the very thing the anchor is called for: "What share of the Cellos are on tutti contracts?", the
+        # section's players)
+        whole = not noun and any(r.words and r.words[0] in SHARE_NOUNS and r.target_entity in bound
+                                 for r in fr.relations)
+        if not whole and (not noun or not rows_named):
             return None
         if not restricted:
             return None  # nothing restricts the numerator
@@ -1020,5 +1024,10 @@ class Composer:
                                f"{rows.cardinality} facts the question's highest or lowest is taken over, so the "
                                f"ordering does not pick it out")
         ctx.answer_values = values
-        return wording.say(ctx, values, column=self.answer_column, tools=self._tools(self.query),
+        said = wording.say(ctx, values, column=self.answer_column, tools=self._tools(self.query),
                            count=fr.count and self.answer_column.endswith("_count"), fallback=self.what)
+        if fr.how == "yes-no" and fr.kind == "list":
+            # "Is any vessel based at X a freighter?": yes when the things the question restricts to exist
+            ctx.answer_yes = bool(values)
+            return f"{'Yes' if values else 'No'}: {said[:1].lower()}{said[1:]}" if values else "No: none was found."
+        return said

@@ -288,7 +288,8 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), kind,
                             question[a:b]))
     # kinds found by their lemma ("districts" names "district")
-    lem = [({t.lemma_.lower()} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" else set()), t.idx, t.idx + len(t.text), t)
+    lem = [({t.lemma_.lower()} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()
+                                   else set()), t.idx, t.idx + len(t.text), t)
            for t in doc]
     for m in kind_matches:
         value = m.get("value")
@@ -325,8 +326,11 @@ def lemma_text(question: str) -> str:
     for t in P.nlp()(question):
         if t.pos_ in ("NOUN", "ADJ", "PROPN"):
             words.append(t.lemma_)
-            if t.pos_ == "NOUN" and P.noun_lemma(t.text) != t.lemma_.lower():
-                words.append(P.noun_lemma(t.text))  # read as a plural too: the tagger takes "cuvées" for singular
+            # read as a plural too: the tagger takes "cuvées" for singular, and a lower-case "catamarans" after
+            # "List the" for a proper noun (which it does not lemmatize)
+            if (t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()) and \
+                    P.noun_lemma(t.text) != t.lemma_.lower():
+                words.append(P.noun_lemma(t.text))
     return " ".join(words)
 
 
@@ -379,7 +383,11 @@ class _Framer:
         parts = self._parts()
         return QuestionFrame(
             question=p.text, count=count, total=total, share=share,
-            listing=p.form in ("wh", "imperative") and qword not in ("how many", "how much"),
+            # (a yes/no question about things rather than a named one, "Is any vessel based at X a freighter?",
+            # "Are there freighters at X?": whether the list of them has anything in it)
+            listing=p.form in ("wh", "imperative") and qword not in ("how many", "how much") or (
+                p.form == "yes-no" and asked is not None and asked.entity is None and not limit and not count
+                and not total and not share and extreme is None),
             analysis=limit or ranking is not None or extreme is not None, limit=limit, extreme=extreme,
             asks_for=asks_for,
             how_many=how_many, who=who, entities=self._restricting(chain), conditions=self._conditions(n),
@@ -865,6 +873,9 @@ class _Framer:
                 inner = self._of_object(ph)
                 if inner is not None and inner.entity is None:
                     return tuple(stem(x) for x in inner.words)
+                if inner is not None and inner.entity is not None and (
+                        rest := [x for x in inner.words if x != inner.entity]):
+                    return tuple(stem(x) for x in rest)  # "the share of the Zea mays accessions": the accessions
                 if inner is not None and inner.entity is not None:
                     # "the share of X's capital": the possessed phrase
                     nxt = next((q for q in self.p.phrases if q.possessor is not None and

@@ -179,6 +179,11 @@ class LimitComposer:
                 # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
                 # declares in the limit's own unit (the ml dispensed against an allowance in ml)
                 found = best(self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit))
+            if found is None and unit and lim_type == "int":
+                # a limit in whole things the unit names ("its accession capacity", in accessions): those things
+                # counted where a tool lists them (the vault's accessions)
+                found = best(self._paths(ctx, tuple(sorted(terms(unit))), g, {tool}, limit, count=True,
+                                         sibling=sibling))
             if found is None:
                 continue
             path, measure = found

@@ -432,8 +432,15 @@ class _Reader:
         if root is not None and (root.pos == "AUX" or any(w[c].dep == "aux" and c < root.i for c in self.kids(root.i))
                                  ) and w[0].pos in ("AUX", "VERB") and w[0].lemma in ("be", "do", "have", "can", "will"):
             # "Are all the parts on X within their limits?": the question is about its subject
-            subject = next((c for c in self.kids(root.i, "nsubj", "nsubjpass") if c in self.by_token), None)
-            return "yes-no", None, self.by_token[subject] if subject is not None else None
+            subject = next((c for c in self.kids(root.i, "nsubj", "nsubjpass")), None)
+            if subject is not None and w[subject].pos == "PRON" and w[subject].lemma in ("any", "some", "one", "none",
+                                                                                         "all", "each"):
+                # "Is any of the vessels based at X a freighter?": the things picked among
+                subject = next((g for c in self.kids(subject, "prep") if w[c].lemma == "of"
+                                for g in self.kids(c, "pobj") if g in self.by_token), None)
+            if subject is None and self.kids(root.i, "expl"):  # "Are there freighters based at X?"
+                subject = next((c for c in self.kids(root.i, "attr") if c in self.by_token), None)
+            return "yes-no", None, self.by_token[subject] if subject is not None and subject in self.by_token else None
         return "other", None, None
 
     def _among(self, i: int) -> int | None:
@@ -723,7 +730,10 @@ class _Reader:
         cuts = []
         for c in self.kids(root, "conj"):
             own = self.kids(c, "nsubj", "nsubjpass", "aux", "auxpass")
-            if w[c].pos in ("VERB", "AUX") and own:
+            # or a question of its own, its auxiliary first ("..., and is any of them a freighter?": the parser
+            # reads the inverted subject as an attribute)
+            inverted = w[c].pos == "AUX" and min(self._subtree(c)) == c and bool(self.kids(c, "attr", "expl"))
+            if w[c].pos in ("VERB", "AUX") and (own or inverted):
                 cc = next((x for x in self.kids(root, "cc", "punct") if x < c and x > root), None)
                 first = min([c, *self._subtree(c)])
                 if cc is None and not any(x.dep == "cc" or x.text in (",", ";") for x in w[root + 1:first]):

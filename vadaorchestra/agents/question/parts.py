@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
@@ -96,11 +97,42 @@ def _points_back(first: QuestionFrame, rest: str, named: str | None = None) -> b
     return bool(pronouns)
 
 
+# the words of a follow-up part that asks whether the first part's things are of a kind, beside the kind itself
+_EXISTS_WORDS = {"be", "any", "of", "them", "they", "one", "a", "an", "the", "some", "also", "actually", "?", ",", "."}
+
+
+def _kind_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) -> str | None:
+    """A follow-up part that asks whether any of the first part's things is of a kind ("Which vessels are based at
+    Ardcastle, and is any of them a freighter?") read as the first part restricted to the kind ("Which freighter
+    vessels are based at Ardcastle"): its answer is yes when that finds something. None for any other part: one
+    with words beyond the kind, or a first part whose asked noun the kind cannot be put before."""
+    doc = P.nlp()(text)
+    if not len(doc) or doc[0].pos_ != "AUX" or doc[0].lemma_ != "be" or \
+            not any(t.lower_ in ("them", "they") for t in doc):
+        return None
+    said = [k for k in kinds if k["value"].lower() in text.lower() or any(
+        frame.word_match(frame.stem(t.lemma_.lower()), w) for t in doc for w in frame.terms(k["value"]))]
+    if len(said) != 1:
+        return None
+    kind = said[0]["value"]
+    rest = [t for t in doc if t.lemma_.lower() not in _EXISTS_WORDS and
+            not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
+    parse = first.parse
+    if rest or parse is None or parse.asked is None or not first.who and not first.listing:
+        return None
+    head = parse.words[parse.phrases[parse.asked].head]
+    if head.pos not in ("NOUN", "PROPN"):
+        return None
+    q = first.question
+    return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
+
+
 @dataclass
 class _Part:
     frame: QuestionFrame
     composer: Composer
     text: str | None = None  # its answer
+    exists: str | None = None  # a yes/no part read as whether the restricted first part finds anything: as written
 
 
 class PartsComposer:
@@ -125,12 +157,16 @@ class PartsComposer:
         parts: list[_Part] = []
         calls: dict[str, Call] = {}
         for i, text in enumerate(whole.parts):
-            if not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
+            exists = None
+            if i > 0 and parts and (kind_of := _kind_of_them(parts[0].frame, text, kinds)) is not None:
+                exists, text = text, kind_of
+            elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
                 text = _resolved(text, named) if named is not None and i > 0 else None
                 if text is None:
                     return []
             part = frame.build(text, ents, ctx.tools, kinds)
-            if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:]), named):
+            if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:]), named) and \
+                    _kind_of_them(part, " ".join(whole.parts[1:]), kinds) is None:
                 return []  # what the first part finds is what the next one is about ("Which store ..., and does it")
             if part.compound or part.limit or not Composer.applies(part):
                 ctx.event("compose_parts", refused=text, kind=part.kind, compound=part.compound, limit=part.limit)
@@ -144,7 +180,7 @@ class PartsComposer:
                 ctx.event("compose_parts", refused=text, reason="no query")
                 return []
             calls.update({c.key: c for c in chosen})
-            parts.append(_Part(part, composer))
+            parts.append(_Part(part, composer, exists=exists))
         self.parts = parts
         ctx.event("compose_parts", parts=[p.frame.question for p in parts])
         return list(calls.values())
@@ -165,16 +201,23 @@ class PartsComposer:
 
     def answer(self, ctx: RunContext) -> str | None:
         """Each part's answer in turn; ``ctx.answer_parts`` their values, ``ctx.part_answers`` their texts."""
-        texts, values = [], []
+        texts, values, computed = [], [], []
         for p in self.parts:
             with as_part(ctx, p.frame, composer=p.composer):
                 p.text = p.composer.answer(ctx)
                 found = ctx.answer_values
             if p.text is None:
                 return None
+            computed.append(found)
+            if p.exists is not None:  # "is any of them a freighter?": yes when the restricted part finds some
+                yes = bool(found)
+                shown = wording.join([str(v) for v in found]) if found else "none of them"
+                p.text = wording.sentence(f"{'Yes' if yes else 'No'} ({p.exists.rstrip('?')}): {shown}")
+                found = [yes]
             texts.append(p.text)
             values.append(found)
         ctx.answer_parts = values
+        ctx.part_found = computed
         ctx.part_frames = [p.frame for p in self.parts]
         ctx.part_composers = [p.composer for p in self.parts]
         ctx.part_answers = texts
