@@ -182,8 +182,12 @@ class OfflinePolicy:
             # a question of several parts, each answered by a query of its own
             self.composer, self.chain = parts, None
             calls, self.ranked = composed, [c.tool for c in composed]
-        elif Composer.applies(frame.of(ctx)) and (composed := self.composer.choose(ctx, about_scores, joined_score)):
-            # one query answers it, joining a second tool when the question's words ask for it
+        elif Composer.applies(frame.of(ctx)) and (
+                (composed := self.composer.choose(ctx, about_scores, joined_score)) or (
+                    self.composer.query is not None and self.composer.query.every is not None
+                    and (composed := await self.composer.every_calls(probe)))):
+            # one query answers it, joining a second tool when the question's words ask for it (or the anchor called
+            # for each value of its parameter, when the question names no thing)
             self.chain = None
             calls, self.ranked = composed, [c.tool for c in composed]
         elif LimitComposer.applies(frame.of(ctx)) and (composed := await (limiter := LimitComposer()).choose(

@@ -59,6 +59,14 @@ class Query:
     guessed: bool = False  # the asked column is the tool's first, its description naming the asked thing
     choices: tuple[str, ...] = ()  # the columns a guessed asked column was chosen among
     said: bool = False  # the question names the joined tool and asks for its column
+    # the parameter the anchor is called with for each of its values in the data, when the question names no thing
+    # and ranks the parameter's own things ("Which support agent has handled the most tickets?")
+    every: str | None = None
+
+
+# "Which branches ...", "Which support agent has handled the most tickets?": with no thing named, the anchor is called
+# for each value of its parameter in the data, at most this many
+MAX_EVERY = 50
 
 
 class ComposeError(VadaError):
@@ -106,7 +114,11 @@ class Composer:
         found: list[Query] = []
         words = set(fr.naming_words) - frame.OPERATION_WORDS - {w for e in fr.entities for w in terms(e.value)}
         for tool, spec in sorted(ctx.tools.items()):
-            for params, bound in self._bindings(fr, tool, spec):
+            bindings = list(self._bindings(fr, tool, spec))
+            if not bindings and (every := self._every(fr, spec)) is not None:
+                q = self._cover(ctx, fr, tool, {}, set(), None, scores, every=every)
+                found += [q] if q is not None else []
+            for params, bound in bindings:
                 alone = self._cover(ctx, fr, tool, params, bound, None, scores)
                 found += [alone] if alone is not None else []
                 unsaid = {w for w in words if not any(word_match(w, x) for x in naming.tool_words(spec))}
@@ -149,6 +161,10 @@ class Composer:
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
         found = self._head_named(ctx, fr, found)
+        if any(not q.guessed and q.join is None for q in found):
+            # a tool with a column the asked words name before one whose things are guessed from its description
+            # ("Which substations are fed by X?": the downstream substations, not the feeders of the demand served)
+            found = [q for q in found if not q.guessed]
         if fr.direct is False:
             # "X's smartphones, counting the lines of all its sub-accounts": a tool that follows the chain from X
             # itself and lists the thing asked, not a join from the chain's rows to the same thing (X's sub-accounts'
@@ -168,6 +184,8 @@ class Composer:
         self.fallbacks = [q for q in found[1:] if q.tool != best.tool and q.join is None and q.ref is None]
         ctx.event("compose", tool=best.tool, params=best.params, join=best.join and best.join.__dict__,
                   filters=best.filters, score=round(best.score, 3))
+        if best.every is not None:
+            return []  # the values are looked up first (every_calls)
         calls = [Call(tool=best.tool, params=best.params, level="high")]
         if best.ref is not None and best.ref[0] != best.tool:
             calls.append(Call(tool=best.ref[0], params=best.ref[1], level="high"))
@@ -247,6 +265,31 @@ class Composer:
     def _tools(q: Query) -> list[str]:
         return [q.tool] + ([q.join.tool] if q.join else []) + ([q.ref[0]] if q.ref else [])
 
+    async def every_calls(self, probe: Probe) -> list[Call]:
+        """The anchor called for each value of its parameter in the data (:attr:`Query.every`); none, and no query,
+        when it has none or more than :data:`MAX_EVERY`."""
+        q = self.query
+        assert q is not None and q.every is not None
+        values = [m["value"] for m in await probe.lookup(q.tool, q.every, "", limit=MAX_EVERY + 1)
+                  if m["value"] not in (None, "")]
+        if not values or len(values) > MAX_EVERY:
+            self.query = None
+            return []
+        return [Call(tool=q.tool, params={q.every: v}, level="high") for v in values]
+
+    @staticmethod
+    def _every(fr: QuestionFrame, spec: dict[str, Any]) -> str | None:
+        """The parameter to call the tool with for each of its values: the question names no thing, ranks things
+        ("Which support agent has handled the most tickets?", "Which three accounts opened the most tickets?") and
+        what it asks for is the parameter's own column."""
+        params = spec["parameters"]
+        if len(params) != 1 or params[0]["type"] != "string" or any(not e.kind for e in fr.entities):
+            return None
+        if not (fr.who and (fr.extreme or (fr.ranking and fr.n))) or not fr.asks_for:
+            return None
+        pcol = naming.param_column(spec, params[0]["name"])
+        return params[0]["name"] if pcol is not None and naming.named(fr.asks_for, [pcol]) else None
+
     @staticmethod
     def _bindings(fr: QuestionFrame, tool: str, spec: dict[str, Any]):
         """Every way the question's entities fill the tool's parameters (each parameter a different entity)."""
@@ -278,12 +321,16 @@ class Composer:
         return out
 
     def _cover(self, ctx: RunContext, fr: QuestionFrame, tool: str, params: dict[str, Any], bound: set[str],
-               join: Join | None, scores: dict[str, float]) -> Query | None:
-        """The query if every part of the frame finds a column in it, scored by how well the words name them."""
+               join: Join | None, scores: dict[str, float], every: str | None = None) -> Query | None:
+        """The query if every part of the frame finds a column in it, scored by how well the words name them (with
+        ``every``, the tool called for each value of that parameter: its column is one of the answer's)."""
         spec = ctx.tools[tool]
         cols = naming.cols(spec)
         nums = naming.numeric(spec)
         strings = naming.cols(spec, ("string",))
+        if every is not None:
+            pcol = naming.param_column(spec, every)
+            cols, strings = [pcol, *cols], [pcol, *strings]
         if join is not None:
             jspec = ctx.tools[join.tool]
             cols += [c for c in naming.cols(jspec) if c not in cols]
@@ -412,7 +459,7 @@ class Composer:
         # tool's words and the lenders' both), less a join's cost
         score = 10 * (scores.get(tool, 0.0) + (self.joined_score(tool, join.tool) if join else 0.0)) / top + 2 * fit \
             - ((5 if join.column else 9) if join else 0.0)
-        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed, choices=choices)
+        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed, choices=choices, every=every)
 
     @staticmethod
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
@@ -515,7 +562,8 @@ class Composer:
         name or its output) and no number column."""
         words = fr.measure_words
         # (a quantity's determiner, "the most appointments", "the fewest visits"; not "the highest-paid player")
-        if not (fr.who and fr.extreme and fr.superlative in frame.QUANTITY_SUPERLATIVES and words) or fr.total or \
+        if not (fr.who and (fr.extreme or fr.ranking and fr.n) and fr.superlative in frame.QUANTITY_SUPERLATIVES
+                and words) or fr.total or \
                 naming.named(words, nums) or word_match(words[-1], fr.asked_head):
             return False
         things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"])}
@@ -563,7 +611,13 @@ class Composer:
         """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
-        found = naming.named(fr.asks_for, nums)
+        # the words of the superlative's own phrase first ("the three accessions with the largest seed counts":
+        # the seed count, not the vault's capacity in accessions)
+        ranked = bool(fr.ranking and fr.superlative and fr.measure_words and not fr.extreme)
+        found = naming.named(fr.measure_words, nums) if ranked else []
+        if ranked and not found and naming.named(fr.measure_words, [c for c in elsewhere if c not in nums]):
+            return None  # the measure is another tool's column
+        found = found or naming.named(fr.asks_for, nums)
         if not found and fr.extreme and fr.superlative:
             found = naming.named(fr.measure_words, nums)
             if not found and fr.superlative in MEASURE_OF:
@@ -660,7 +714,8 @@ class Composer:
             for c in v.schema:
                 var = naming.var(c["name"], taken)
                 names[(v.name, c["name"])] = var
-                if (v is anchor and c["name"] in v.param_columns) or (v is joined and c["name"] == q.join.key):
+                if (v is anchor and c["name"] in v.param_columns and q.every is None) or \
+                        (v is joined and c["name"] == q.join.key):
                     continue
                 label = c["name"] if all(c["name"] != h[0] for h in head) else f"{v.name}_{c['name']}"
                 head.append((label, var, c["type"]))
@@ -684,8 +739,15 @@ class Composer:
                         break
                 if spot:
                     break
+            kind = next((e for e in fr.kinds if e.value == value), None)
+            if spot is None and kind is not None:
+                # a kind none of the rows is of ("Is any vessel based at X a freighter?" where none is): the column
+                # that holds kinds of that name in the data, when the output has it by name (no rows kept)
+                labels = {c.rsplit(".", 1)[-1] for c in kind.columns}
+                spot = next(((v.name, col) for v in views for col in v.typed("string")
+                             if col in labels and col not in v.param_columns and (v.name, col) not in consts), None)
             if spot is None:
-                if value in {e.value for e in fr.kinds} and self._switch(ctx):
+                if kind is not None and self._switch(ctx):
                     return []  # the next query's tool is called first (replan), then composed
                 raise ComposeError(f"the question names {value!r}, and no output column of "
                                    f"{', '.join(v.name for v in views)} holds it")
@@ -969,22 +1031,29 @@ class Composer:
                    for c in naming.role_columns(spec, "amount")]
         target = next((c for c in asked if c in strings), None) or self._named_before(fr, strings) or \
             (q.asked if q.asked in strings else None)
-        measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+        # "the three accounts that opened the most tickets": the rows counted per thing
+        counted = target is not None and self._rows_measured(
+            fr, nums, [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else []))
+        measure = f"{fr.measure_words[-1]}_count" if counted else \
+            self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
         if target is None or measure is None:
             return []
         n, down = fr.n, fr.ranking == "min"
         cmp = "<" if down else ">"
-        word = "lowest" if down else "highest"
+        word = ("fewest" if down else "most") if counted else "lowest" if down else "highest"
 
         per = f"{rows}_{measure}_per_{target}"
-        # every other column named when summing, so that equal amounts of two rows both count
-        atom = f"{rows}({', '.join('T' if c == target else 'X' if c == measure else var[c] if fr.total else '_' for c in columns)})"  # noqa: E501
-        if fr.total:
+        # every other column named when summing or counting, so that equal amounts of two rows both count
+        atom = f"{rows}({', '.join('T' if c == target else 'X' if c == measure else var[c] if fr.total or counted else '_' for c in columns)})"  # noqa: E501
+        if counted:
+            body, label = f"{atom}, M = count(T)", f"{fr.measure_words[-1]} rows"
+        elif fr.total:
             body, label = f"{atom}, M = sum(X)", naming.prose_total(measure, ctx)
         else:
             body, label = f"{atom}, M = X", naming.prose(measure, ctx)
         rank, above, top = f"{rows}_outranked_by", f"{rows}_rivals_above", f"{rows}_top_{n}"
-        maps = f'@mapping("{per}", 0, "{target}", "string"). @mapping("{per}", 1, "{measure}", "float").'
+        mtype = "int" if counted else "float"
+        maps = f'@mapping("{per}", 0, "{target}", "string"). @mapping("{per}", 1, "{measure}", "{mtype}").'
         out = [RuleProposal(program=f'@output("{per}"). {maps}\n{per}(T, M) :- {body}.',
                             output=per, purpose=f"the {measure} of each {target} of {rows}"
                                             + (" (summed)" if fr.total else "")),
@@ -998,7 +1067,7 @@ class Composer:
                                     f'{above}(T, C) :- {rank}(T, U), C = count(U).',
                             output=above, purpose=f"how many {target} rank above each"),
                RuleProposal(program=f'@output("{top}"). @mapping("{top}", 0, "{target}", "string"). '
-                                    f'@mapping("{top}", 1, "{measure}", "float").\n'
+                                    f'@mapping("{top}", 1, "{measure}", "{mtype}").\n'
                                     f'{top}(T, M) :- {per}(T, M), {above}(T, C), C < {n}.\n'
                                     f'{top}(T, M) :- {per}(T, M), not {rank}(T, _).',
                             output=top, purpose=f"the {n} {target} with the {word} {measure} over {rows}",

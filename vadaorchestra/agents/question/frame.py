@@ -261,11 +261,22 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         return not any(a < y and x < b for x, y in taken)
 
     def of_a_name(token) -> bool:
-        """The kind of a thing the question names, not a restriction ("the Competition strand")."""
+        """The kind of a thing the question names, not a restriction ("the Competition strand", "the family
+        Poaceae", "the family Fabaceae" read as an apposition)."""
         named = [(mm.start, mm.end) for mm in out if not mm.kind]
-        return any(c.dep_ in ("compound", "nmod") and any(x <= c.idx < y for x, y in named) for c in token.children)
 
-    for m in sorted((m for m in matches if isinstance(m.get("value"), str)), key=lambda m: -len(m["value"])):
+        def inside(t) -> bool:
+            return any(x <= t.idx < y for x, y in named)
+
+        # (or written right before the name after a determiner, however the parser attached them: "the family
+        # Solanaceae"; not after it, "Kilbrannan ferries" being the ferries of Kilbrannan)
+        return any(c.dep_ in ("compound", "nmod", "appos") and inside(c) for c in token.children) or (
+            token.dep_ in ("compound", "nmod") and inside(token.head)) or (
+            0 < token.i < len(doc) - 1 and doc[token.i - 1].dep_ == "det" and inside(doc[token.i + 1]))
+
+    # names first, then kinds (whether a kind is that of a name needs the names)
+    for m in sorted((m for m in matches if isinstance(m.get("value"), str)),
+                    key=lambda m: (bool(m.get("category")) and not m.get("parameters"), -len(m["value"]))):
         value = m["value"]
         spans = [(x.start(), x.end()) for x in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", question, re.I)]
         good = []
@@ -407,10 +418,12 @@ class _Framer:
         in all of its districts": the districts are passed through, not what is counted) or as the type of a thing
         the question names."""
         # (nor one that is the type of a thing it names: "the Brass family", "the Pennine district")
-        typed = {t.i for t in self.w if t.kind and any(x.head == t.i and x.dep == "compound" and x.entity
+        typed = {t.i for t in self.w if t.kind and any(x.head == t.i and x.dep in ("compound", "appos") and x.entity
                                                       for x in self.w)}
-        chained = {self.w[i].kind for i in chain | typed if self.w[i].kind}
-        elsewhere = {t.kind for t in self.w if t.kind and t.i not in chain | typed}
+        # nor one the question sets aside ("directly under X rather than in one of its tribes")
+        aside = chain | typed | set(self.negated)
+        chained = {self.w[i].kind for i in aside if self.w[i].kind}
+        elsewhere = {t.kind for t in self.w if t.kind and t.i not in aside}
         return tuple(e for e in self.linked if not (e.kind and e.value in chained - elsewhere))
 
     # --- what is asked --------------------------------------------------------------------------------------------
@@ -625,7 +638,10 @@ class _Framer:
             named = [x for x in objs if x.i not in numbers and x.pos in ("NOUN", "PROPN")]
             if t.lemma in LIMIT_VERBS and t.pos == "VERB" and named:
                 return t, self._phrase_words(named[0].i), False
-            if t.lemma in ("above", "over", "beyond", "past", "under", "below") and named and \
+            # (not the range of a sum: "summed over all loans", "over every month")
+            ranged = t.lemma == "over" and (w[t.head].lemma in ("sum", "total", "add", "average", "aggregate", "count")
+                                            or t.i + 1 < len(w) and w[t.i + 1].lemma in ("all", "every", "each"))
+            if t.lemma in ("above", "over", "beyond", "past", "under", "below") and named and not ranged and \
                     self._names_limit(named[0].i):
                 within = t.lemma in ("within", "under", "below")
                 return t, self._phrase_words(named[0].i), within
@@ -722,7 +738,22 @@ class _Framer:
             if t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t):
                 # "counting those in all of its districts": every part of the entity, at every level
                 out |= {t.i, t.head, w[t.head].head} | {x.i for x in w if x.head == t.i}
+            if low == "include" and t.tag == "VBG" and t.i not in self.negated and t.dep in ("prep", "advcl") and \
+                    w[t.i - 1].text == ",":
+                # ", including journeys with a change of ferry": what the answer takes in besides, not a
+                # restriction (nor a thing the question names: "including Low Brass" is one)
+                below = [x for x in self._subtree_of(t.i) if x != t.i]
+                if below and not any(w[x].entity for x in below):
+                    out |= {t.i, *below}
         return out
+
+    def _subtree_of(self, i: int) -> list[int]:
+        out, todo = [], [i]
+        while todo:
+            n = todo.pop()
+            out.append(n)
+            todo += [x.i for x in self.w if x.head == n and x.i != n]
+        return sorted(out)
 
     def _through(self, t: P.Word) -> tuple[P.Word | None, tuple[int, ...]]:
         """The things a chain goes through ("through other substations", "via its sub-systems", "through one of its

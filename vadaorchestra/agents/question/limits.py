@@ -23,12 +23,11 @@ from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
 from vadaorchestra.agents.question import frame, naming, periods
-from vadaorchestra.agents.question.compose import ComposeError
+from vadaorchestra.agents.question.compose import MAX_EVERY, ComposeError
 from vadaorchestra.agents.question.frame import QuestionFrame, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 
-MAX_EVERY = 50  # "Which branches ...": the anchor is called for each of at most this many values
 
 
 @dataclass(frozen=True)

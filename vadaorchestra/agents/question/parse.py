@@ -440,6 +440,12 @@ class _Reader:
                                 for g in self.kids(c, "pobj") if g in self.by_token), None)
             if subject is None and self.kids(root.i, "expl"):  # "Are there freighters based at X?"
                 subject = next((c for c in self.kids(root.i, "attr") if c in self.by_token), None)
+            if subject is not None and root.lemma == "have" and w[subject].entity is not None:
+                # "Does X have an outage ticket that is still open?": whether X has such things
+                obj = next((c for c in self.kids(root.i, "dobj") if c in self.by_token), None)
+                if obj is not None and w[obj].entity is None and not any(
+                        t.lemma in ("many", "much") or t.pos == "NUM" for t in w):
+                    subject = obj
             return "yes-no", None, self.by_token[subject] if subject is not None and subject in self.by_token else None
         return "other", None, None
 
@@ -775,6 +781,12 @@ class _Reader:
                     out |= {x for x in self._subtree(head) if x > t.i}
                 else:
                     out |= set(self._subtree(head))
+            # "directly rather than in one of its tribes", "instead of through its zones": what follows is set aside
+            if t.i > 0 and (t.lemma == "than" and self.w[t.i - 1].lemma == "rather" or
+                            t.lemma == "of" and self.w[t.i - 1].lemma == "instead"):
+                end = next((x.i for x in self.w[t.i + 1:] if x.text in (",", ";", "?", ".") or x.lemma == "and"),
+                           len(self.w))
+                out |= set(range(t.i + 1, end))
         return out
 
     def _adverbs(self) -> tuple[str, ...]:
