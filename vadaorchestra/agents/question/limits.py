@@ -29,7 +29,6 @@ from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 
 
-
 @dataclass(frozen=True)
 class Hop:
     """A tool called for every value of a column of the previous step's output."""
