@@ -77,6 +77,7 @@ class Composer:
     """Chooses the query at selection, writes its rules at synthesis, phrases the answer."""
 
     def __init__(self) -> None:
+        self.exists = False  # the query answers whether anything is found (a part "is any of them a freighter?")
         self.query: Query | None = None
         self.done = False
         self.output: str | None = None  # the predicate whose column holds the answer
@@ -161,10 +162,6 @@ class Composer:
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
         found = self._head_named(ctx, fr, found)
-        if any(not q.guessed and q.join is None for q in found):
-            # a tool with a column the asked words name before one whose things are guessed from its description
-            # ("Which substations are fed by X?": the downstream substations, not the feeders of the demand served)
-            found = [q for q in found if not q.guessed]
         if fr.direct is False:
             # "X's smartphones, counting the lines of all its sub-accounts": a tool that follows the chain from X
             # itself and lists the thing asked, not a join from the chain's rows to the same thing (X's sub-accounts'
@@ -371,7 +368,10 @@ class Composer:
                 own = naming.cols(spec, ("string",))
                 # (when the description says it lists such things: "Guarantors of a company: the companies that
                 # guarantee its loans"; not the feeders of a substation for "substations")
-                if own and any(word_match(phrase[-1], w) for w in naming.listed(spec)):
+                # (by the phrase's last word, the doer's verb when one was added, or by its head noun: "Which parts
+                # of the orchestra sit directly under Brass" where the tool lists "every part of the orchestra below")
+                if own and any(word_match(phrase[-1], w) or fr.asked_head and word_match(fr.asked_head, w)
+                               for w in naming.listed(spec)):
                     named, asked, guessed = own[:1], own[0], True
                     # the columns it may be, but not one another word of the question names ("How many people have
                     # a role in X": the people, not the roles)
@@ -740,15 +740,17 @@ class Composer:
                 if spot:
                     break
             kind = next((e for e in fr.kinds if e.value == value), None)
-            if spot is None and kind is not None:
-                # a kind none of the rows is of ("Is any vessel based at X a freighter?" where none is): the column
-                # that holds kinds of that name in the data, when the output has it by name (no rows kept)
+            if spot is None and kind is not None and self._switch(ctx):
+                return []  # the next query's tool is called first (replan), then composed
+            if spot is None and kind is not None and (fr.how == "yes-no" or self.exists):
+                # a kind none of the rows is of, and no other query to try, when the question asks whether there are
+                # any ("Is any vessel based at X a freighter?" where none is): the column that holds kinds of that
+                # name in the data, when the output has it by name (no rows kept: "no"); a list or a lookup with no
+                # row of the kind is refused (the district of "the district that X belongs to" is not X)
                 labels = {c.rsplit(".", 1)[-1] for c in kind.columns}
                 spot = next(((v.name, col) for v in views for col in v.typed("string")
                              if col in labels and col not in v.param_columns and (v.name, col) not in consts), None)
             if spot is None:
-                if kind is not None and self._switch(ctx):
-                    return []  # the next query's tool is called first (replan), then composed
                 raise ComposeError(f"the question names {value!r}, and no output column of "
                                    f"{', '.join(v.name for v in views)} holds it")
             consts[spot] = format_const(value)

@@ -420,6 +420,16 @@ class _Framer:
         # (nor one that is the type of a thing it names: "the Brass family", "the Pennine district")
         typed = {t.i for t in self.w if t.kind and any(x.head == t.i and x.dep in ("compound", "appos") and x.entity
                                                       for x in self.w)}
+        # nor one thing named by its kind ("Which parts of the orchestra ...": the one orchestra, a singular after
+        # "the" and "of", not things of a kind)
+        # (not a modifier the parser took for the phrase's end: "the total weight of the bone finds", "finds" read
+        # as a verb)
+        typed |= {t.i for t in self.w if t.kind and t.tag == "NN" and t.dep == "pobj" and self.w[t.head].lemma == "of"
+                  and any(x.head == t.i and x.dep == "det" and x.lemma == "the" for x in self.w)
+                  # (nor one a clause picks out: "the district that Barmouth belongs to")
+                  and not any(x.head == t.i and x.dep in ("relcl", "acl", "prep") for x in self.w)
+                  and not (t.i + 1 < len(self.w) and (self.w[t.i + 1].pos in ("NOUN", "PROPN")
+                                                      or self.w[t.i + 1].tag == "VBZ"))}
         # nor one the question sets aside ("directly under X rather than in one of its tribes")
         aside = chain | typed | set(self.negated)
         chained = {self.w[i].kind for i in aside if self.w[i].kind}

@@ -173,6 +173,7 @@ class PartsComposer:
                 return []
             composer = Composer()
             composer.tag = f"part{i + 1}"
+            composer.exists = exists is not None
             with as_part(ctx, part):
                 about, joined = scores_of(ctx)
                 chosen = composer.choose(ctx, about, joined)
