@@ -141,6 +141,8 @@ class Run:
         self.kept: set[str] = set()
         self.news: dict[str, int] = {}  # this round's new tuples so far (finish_round), per predicate: rows, -1 unknown
         self.deferred: set[str] = set()  # derived predicates whose relation their stratum creates (plan_views)
+        self.unused: set[str] = set()  # derived predicates nothing kept depends on, not computed (plan_views)
+        self.copies: dict[str, str] = {}  # predicate -> the one it copies, read in its place (plan_views)
         self.slots: set[str] = set()  # the names round() gives its new tables, by turns
 
     def prepare(self, kept: set[str]) -> None:
@@ -150,6 +152,12 @@ class Run:
 
     def run_strata(self) -> None:
         for stratum in self.a.strata:
+            if all(p in self.unused for p in stratum.preds):
+                continue
+            if len(stratum.preds) == 1 and stratum.preds[0] in self.copies:
+                (p,) = stratum.preds
+                self.tables[p] = self.tables[self.copies[p]]
+                continue
             try:
                 self.strategy(stratum)(stratum)
                 for p in stratum.preds:  # a deferred relation its rules did not make (they derived nothing)
@@ -175,13 +183,16 @@ class Run:
         a non-recursive rule and not returned, is computed inside its reader's query (a TEMP VIEW) instead of being
         stored: the 'part' of a join + aggregate then costs what the hand-written query costs.
         """
+        if self.engine.max_rows is None:  # with a row limit every relation is computed, and checked
+            self.unused = self.unused_predicates(kept)
+            self.copies = self.copied_predicates(kept)
         reads: dict[str, list[RuleInfo]] = {}
         recursive_rules = {ri.index for s in self.a.strata if s.recursive for ri in s.rules}
         for ri in [r for s in self.a.strata for r in s.rules] + list(self.a.constraints):
             for atom in ri.positives + ri.negations:
                 reads.setdefault(atom.pred, []).append(ri)
         for stratum in self.a.strata:
-            if stratum.recursive or len(stratum.preds) != 1:
+            if stratum.recursive or len(stratum.preds) != 1 or stratum.preds[0] in self.copies:
                 continue
             (p,) = stratum.preds
             readers = reads.get(p, [])
@@ -189,12 +200,68 @@ class Run:
                     and readers[0].index not in recursive_rules and readers[0] not in self.a.constraints
                     and not any(ri.existentials for ri in stratum.rules)):
                 self.views.add(p)
-        self.sets = self.set_relations()
+        sets = self.set_relations()
+        self.sets = {p for p in sets if p not in self.copies or self.copies[p] in sets}
         # a relation that one statement of its stratum computes whole is created by that statement (CREATE ... AS),
         # not empty beforehand and then filled: one statement fewer each (LUBM: 30 of its 41 derived predicates)
         chased = {h.pred for s in self.a.strata for ri in s.rules if ri.existentials for h in ri.rule.head}
         self.deferred = {p for s in self.a.strata if not s.recursive or self.strategy(s) == self.linear_cte
                          for p in s.preds if not self.a.facts.get(p) and p not in chased}
+
+    def unused_predicates(self, kept: set[str]) -> set[str]:
+        """The derived predicates that nothing kept (returned, materialized) or checked (a constraint) depends on and
+        whose rules cannot fail or number nulls (no computed values, aggregates, existentials, nor conditions on
+        expressions): their strata are not run, as Soufflé drops the relations no output needs (LUBM: its base
+        relations ``name`` and ``researchInterest``, the largest copies of the run, read by no rule)."""
+        rules = [ri for s in self.a.strata for ri in s.rules]
+
+        def pure(ri: RuleInfo) -> bool:
+            return (ri.aggregate is None and not ri.existentials and not ri.assignments and not ri.post_assignments
+                    and all(isinstance(side, A.Var | A.Const) for c in (*ri.conditions, *ri.post_conditions)
+                            for side in (c.left, c.right)))
+
+        live = set(kept) | {a.pred for ri in self.a.constraints for a in ri.positives + ri.negations}
+        needed: set[int] = set()
+        grew = True
+        while grew:
+            grew = False
+            for ri in rules:
+                if ri.index in needed or (pure(ri) and not any(h.pred in live for h in ri.rule.head)):
+                    continue
+                needed.add(ri.index)
+                live |= {h.pred for h in ri.rule.head} | {a.pred for a in ri.positives + ri.negations}
+                grew = True
+        return {p for s in self.a.strata if not live.intersection(s.preds) for p in s.preds}
+
+    def copied_predicates(self, kept: set[str]) -> dict[str, str]:
+        """Predicates that one rule copies from another, column for column (LUBM's 30 ``p(X0,X1) :- lubm_p(X0,X1).``),
+        not returned and without facts: such a predicate is read where it is read as the relation it copies (no
+        statement, no copy), and is a set when that one is (a table of the database may hold duplicates, which the
+        readers' own DISTINCT, UNION or EXCEPT remove, as they do when they read the table). Not when the source is
+        a relation computed inside its one reader's query (:meth:`plan_views`): it would be computed again in each
+        of the copy's readers."""
+        out = {}
+        for stratum in self.a.strata:
+            if stratum.recursive or len(stratum.rules) != 1 or len(stratum.preds) != 1:
+                continue
+            (p,), ri = stratum.preds, stratum.rules[0]
+            if p in kept or self.a.facts.get(p) or len(ri.rule.head) != 1 or len(ri.positives) != 1:
+                continue
+            atom, head = ri.positives[0], ri.rule.head[0]
+            if (ri.negations or ri.conditions or ri.post_conditions or ri.assignments or ri.post_assignments
+                    or ri.aggregate is not None or ri.existentials):
+                continue
+            names = [t.name for t in atom.args if isinstance(t, A.Var) and not t.anonymous]
+            if (len(names) != len(atom.args) or len(set(names)) != len(names) or head.args != atom.args
+                    or self.a.predicates[p].types != self.a.predicates[atom.pred].types):
+                continue
+            out[p] = atom.pred
+        # a source computed in its reader's query (read once, by the copy rule) is stored as before
+        return {p: q for p, q in out.items() if not self.readonce_derived(q)}
+
+    def readonce_derived(self, pred: str) -> bool:
+        """Whether ``pred`` is derived by rules of a non-recursive stratum (a candidate of :meth:`plan_views`)."""
+        return any(not s.recursive and pred in s.preds for s in self.a.strata)
 
     def set_relations(self) -> set[str]:
         """The predicates whose relations hold no duplicate: database tables are read through plain views and may
@@ -234,7 +301,7 @@ class Run:
             elif info.kind in ("input", "external"):
                 self.tables[name] = (store.load_input(name, info, self.inputs[name]) if name in self.inputs
                                      else store.load_table(name, info))
-            elif name not in self.deferred:
+            elif name not in self.deferred and name not in self.unused:
                 self.tables[name] = store.create_table(name, info)
                 rows = self.a.facts.get(name, ())
                 if rows:
