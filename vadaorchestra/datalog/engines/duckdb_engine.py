@@ -372,7 +372,7 @@ class Run:
             (base if not recursive else step).append(select)
         if not base:  # no facts and no rule to start from: nothing to derive
             return
-        union = " UNION ".join(f"({q})" for q in base)
+        union = " UNION ALL ".join(f"({q})" for q in base)  # the CTE's UNION makes its start distinct: no hash more
         steps = " UNION ALL ".join(f"({q})" for q in step)
         label = f"rules for {', '.join(map(repr, preds))}" if len(stratum.rules) > 1 else S.rule_label(stratum.rules[0])
         span = stratum.rules[0].span if len(stratum.rules) == 1 else None
