@@ -526,7 +526,7 @@ class SparkStore:
             self.sizes[table] = self.guard(self.frames[table].count)
         return self.sizes[table]
 
-    def fetch(self, table: str, limit: int | None = None) -> list[tuple]:
+    def fetch(self, table: str, limit: int | None = None, types: Sequence[str] | None = None) -> list[tuple]:
         if limit is None or self.driver_rows is not None and limit > self.driver_rows:
             self.check_driver_rows(table, "returned")
         tail = "" if limit is None else f" LIMIT {int(limit)}"
