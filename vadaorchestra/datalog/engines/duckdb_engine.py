@@ -97,6 +97,8 @@ class DuckDBEngine:
         run = self.new_run(analysis, inputs or {}, null_start)
         run.prepare(set(collect) | set(materialize or {}))
         try:
+            if not materialize:
+                run.store.begin()
             run.load()
             run.run_strata()
             run.check_constraints()
