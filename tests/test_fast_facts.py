@@ -108,3 +108,11 @@ def test_the_parser_tables_are_cached_and_a_cache_folder_that_cannot_be_made_is_
         assert P.parse("p(2).").statements
     finally:
         P._lark.cache_clear()
+
+
+def test_a_fact_inside_a_comment_after_a_run_of_facts_is_no_fact():
+    """The whitespace and comments before a fact are taken whole: the regex once backtracked into a comment and
+    read the fact written in it."""
+    text = "e(1).\n" * 70 + "% a comment: p(1).\ne(2). % and q(2).\n"
+    assert P.parse(text).expanded().statements == tuple(lark_only(text))
+    assert not [s for s in P.parse(text).expanded().statements if s.atom.pred != "e"]

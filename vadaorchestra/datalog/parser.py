@@ -247,7 +247,7 @@ class _Builder(Transformer):
 # lines, columns and messages are unchanged.
 _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 _CONST = rf'{_STRING}|-?[ \t]*(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)|#T|#F'
-_WS = r"(?:\s+|%[^\n]*)*"
+_WS = r"(?:\s|%[^\n]*+)*+"  # taken whole: a fact inside a comment is no fact
 _UNIT = rf"{_WS}((?!not\b)[a-z][A-Za-z0-9_]*)[ \t]*\([ \t]*((?:{_CONST})(?:[ \t]*,[ \t]*(?:{_CONST}))*)[ \t]*(\))[ \t]*\."
 _FACT = re.compile(_UNIT)  # whitespace and comments, then one fact
 _ARGS = re.compile(_CONST)
