@@ -776,7 +776,7 @@ class Run:
         info = self.a.predicates[pred]
         if info.arity == 0:
             return [()] * min(1, self.store.count(self.tables[pred]), 1 if limit is None else limit)
-        return self.store.fetch(self.tables[pred], limit, info.types)
+        return self.store.fetch(self.tables[pred], limit)
 
     def cardinality(self, pred: str) -> int:
         n = self.store.count(self.tables[pred])

@@ -530,7 +530,7 @@ class SparkStore:
         """Nothing: Spark's relations are views and checkpoints, which :meth:`cleanup` drops (DuckDB's
         :meth:`RelationStore.begin` rolls its relations back at once)."""
 
-    def fetch(self, table: str, limit: int | None = None, types: Sequence[str] | None = None) -> list[tuple]:
+    def fetch(self, table: str, limit: int | None = None) -> list[tuple]:
         if limit is None or self.driver_rows is not None and limit > self.driver_rows:
             self.check_driver_rows(table, "returned")
         tail = "" if limit is None else f" LIMIT {int(limit)}"

@@ -196,21 +196,8 @@ class RelationStore:
     def count(self, table: str) -> int:
         return self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
-    def fetch(self, table: str, limit: int | None = None, types: Sequence[str] | None = None) -> list[tuple]:
-        """The rows of ``table``, sorted, at most ``limit``.
-
-        All of them, of a relation whose column ``types`` are given and hold no float, are sorted by Python's
-        ``list.sort``: strings compare by code point as DuckDB's compare by UTF-8 bytes, integers and booleans alike,
-        and DuckDB's ORDER BY of strings cost more than the sort and the fetch together (LUBM's 54k rows of 20 outputs:
-        40 ms fetched sorted, 32 ms sorted here). Floats stay with DuckDB (NaN, -0.0), and so does a NULL that a
-        table of the database brought in next to a value (Python cannot compare them: TypeError)."""
-        if limit is None and types is not None and "float" not in types:
-            rows = self.con.execute(f"SELECT * FROM {table}").fetchall()
-            try:
-                rows.sort()
-                return rows
-            except TypeError:
-                pass
+    def fetch(self, table: str, limit: int | None = None) -> list[tuple]:
+        """The rows of ``table``, sorted, at most ``limit``."""
         tail = "" if limit is None else f" LIMIT {int(limit)}"
         return self.con.execute(f"SELECT * FROM {table} ORDER BY ALL{tail}").fetchall()
 
