@@ -158,7 +158,10 @@ class Run:
                 continue
             if len(stratum.preds) == 1 and stratum.preds[0] in self.copies:
                 (p,) = stratum.preds
-                self.tables[p] = self.tables[self.copies[p]]
+                source = self.tables[self.copies[p]]
+                if p in self.kept and self.copies[p] not in self.sets:  # returned: a set, made where it is read
+                    source = self.store.view(self.store.temp(p + "_view"), f"SELECT DISTINCT * FROM {source}")
+                self.tables[p] = source
                 continue
             try:
                 self.strategy(stratum)(stratum)
@@ -185,16 +188,17 @@ class Run:
         a non-recursive rule and not returned, is computed inside its reader's query (a TEMP VIEW) instead of being
         stored: the 'part' of a join + aggregate then costs what the hand-written query costs.
         """
+        copies: dict[str, str] = {}
         if self.engine.max_rows is None:  # with a row limit every relation is computed, and checked
             self.unused = self.unused_predicates(kept)
-            self.copies = self.copied_predicates(kept)
+            copies = self.copied_predicates()
         reads: dict[str, list[RuleInfo]] = {}
         recursive_rules = {ri.index for s in self.a.strata if s.recursive for ri in s.rules}
         for ri in [r for s in self.a.strata for r in s.rules] + list(self.a.constraints):
             for atom in ri.positives + ri.negations:
                 reads.setdefault(atom.pred, []).append(ri)
         for stratum in self.a.strata:
-            if stratum.recursive or len(stratum.preds) != 1 or stratum.preds[0] in self.copies:
+            if stratum.recursive or len(stratum.preds) != 1 or stratum.preds[0] in copies:
                 continue
             (p,) = stratum.preds
             readers = reads.get(p, [])
@@ -202,8 +206,10 @@ class Run:
                     and readers[0].index not in recursive_rules and readers[0] not in self.a.constraints
                     and not any(ri.existentials for ri in stratum.rules)):
                 self.views.add(p)
+        # a source computed inside its one reader's query (the copy rule) would be computed again by each reader
+        self.copies = {p: q for p, q in copies.items() if q not in self.views}
         sets = self.set_relations()
-        self.sets = {p for p in sets if p not in self.copies or self.copies[p] in sets}
+        self.sets = {p for p in sets if p not in self.copies or self.copies[p] in sets or p in kept}
         # a relation that one statement of its stratum computes whole is created by that statement (CREATE ... AS),
         # not empty beforehand and then filled: one statement fewer each (LUBM: 30 of its 41 derived predicates)
         chased = {h.pred for s in self.a.strata for ri in s.rules if ri.existentials for h in ri.rule.head}
@@ -235,19 +241,18 @@ class Run:
                 grew = True
         return {p for s in self.a.strata if not live.intersection(s.preds) for p in s.preds}
 
-    def copied_predicates(self, kept: set[str]) -> dict[str, str]:
-        """Predicates that one rule copies from another, column for column (LUBM's 30 ``p(X0,X1) :- lubm_p(X0,X1).``),
-        not returned and without facts: such a predicate is read where it is read as the relation it copies (no
-        statement, no copy), and is a set when that one is (a table of the database may hold duplicates, which the
-        readers' own DISTINCT, UNION or EXCEPT remove, as they do when they read the table). Not when the source is
-        a relation computed inside its one reader's query (:meth:`plan_views`): it would be computed again in each
-        of the copy's readers."""
+    def copied_predicates(self) -> dict[str, str]:
+        """Predicates that one rule copies from another, column for column (LUBM's 30 ``p(X0,X1) :- lubm_p(X0,X1).``,
+        and ``work(X) :- course(X).``), without facts: such a predicate is read where it is read as the relation it
+        copies (no statement, no copy). It is a set when that one is; a table of the database may hold duplicates,
+        which the readers' own DISTINCT, UNION or EXCEPT remove, as they do when they read the table, and which a
+        returned copy drops where it is read (``SELECT DISTINCT``: LUBM returns two such copies)."""
         out = {}
         for stratum in self.a.strata:
             if stratum.recursive or len(stratum.rules) != 1 or len(stratum.preds) != 1:
                 continue
             (p,), ri = stratum.preds, stratum.rules[0]
-            if p in kept or self.a.facts.get(p) or len(ri.rule.head) != 1 or len(ri.positives) != 1:
+            if self.a.facts.get(p) or len(ri.rule.head) != 1 or len(ri.positives) != 1:
                 continue
             atom, head = ri.positives[0], ri.rule.head[0]
             if (ri.negations or ri.conditions or ri.post_conditions or ri.assignments or ri.post_assignments
@@ -258,12 +263,7 @@ class Run:
                     or self.a.predicates[p].types != self.a.predicates[atom.pred].types):
                 continue
             out[p] = atom.pred
-        # a source computed in its reader's query (read once, by the copy rule) is stored as before
-        return {p: q for p, q in out.items() if not self.readonce_derived(q)}
-
-    def readonce_derived(self, pred: str) -> bool:
-        """Whether ``pred`` is derived by rules of a non-recursive stratum (a candidate of :meth:`plan_views`)."""
-        return any(not s.recursive and pred in s.preds for s in self.a.strata)
+        return out
 
     def set_relations(self) -> set[str]:
         """The predicates whose relations hold no duplicate: database tables are read through plain views and may
