@@ -102,7 +102,7 @@ class DuckDBEngine:
             run.load()
             run.run_strata()
             run.check_constraints()
-            rows = {p: run.fetch(p, limit) for p in collect}
+            rows = run.fetch_all(collect, limit)
             # a predicate returned whole is counted by its rows: no statement (LUBM returns 20)
             counts = {p: len(rows[p]) if p in rows and (limit is None or len(rows[p]) < limit) else run.cardinality(p)
                       for p in dict.fromkeys([*collect, *(materialize or {})])}
@@ -777,6 +777,18 @@ class Run:
         if info.arity == 0:
             return [()] * min(1, self.store.count(self.tables[pred]), 1 if limit is None else limit)
         return self.store.fetch(self.tables[pred], limit)
+
+    def fetch_all(self, preds: Sequence[str], limit: int | None = None) -> dict[str, list[tuple]]:
+        """:meth:`fetch` of each of ``preds``; a relation two of them share (a copy read as its source: LUBM's work
+        and course) is fetched once."""
+        fetched: dict[str, list[tuple]] = {}
+        out = {}
+        for p in preds:
+            table = self.tables[p]
+            if table not in fetched or not self.a.predicates[p].arity:
+                fetched[table] = self.fetch(p, limit)
+            out[p] = list(fetched[table])
+        return out
 
     def cardinality(self, pred: str) -> int:
         n = self.store.count(self.tables[pred])
