@@ -586,6 +586,8 @@ def child(spec: dict) -> None:
 
     wl = WORKLOADS[spec["workload"]]
     con = duckdb.connect()
+    if spec.get("duckdb_threads"):  # every side's connection alike (the Soufflé engine's too), before the clock
+        con.execute(f"SET threads = {int(spec['duckdb_threads'])}")
     for t in wl.tables:  # streamed from Parquet: loading peaks at about the size of the loaded tables
         con.execute(f"CREATE TABLE main.{t} AS SELECT * FROM read_parquet('{Path(spec['data']) / (t + '.parquet')}')")
     gc.collect()
@@ -670,10 +672,10 @@ def child(spec: dict) -> None:
 
 def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1,
             souffle_rounds: str = "duckdb", spark_master: str | None = None,
-            spark_checkpoint_dir: str | None = None) -> dict:
+            spark_checkpoint_dir: str | None = None, duckdb_threads: int | None = None) -> dict:
     spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs,
             "souffle_rounds": souffle_rounds, "spark_master": spark_master,
-            "spark_checkpoint_dir": spark_checkpoint_dir}
+            "spark_checkpoint_dir": spark_checkpoint_dir, "duckdb_threads": duckdb_threads}
     try:
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
                               capture_output=True, text=True, timeout=timeout)
@@ -721,6 +723,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--souffle-jobs", type=int, default=1,
                     help="Soufflé's -j, at compile and run time (default 1, the engine's default: on the layered "
                          "programs of recursive aggregates -j2 was slower on a 2-core machine)")
+    ap.add_argument("--duckdb-threads", type=int,
+                    help="DuckDB's threads on every side's connection (default: DuckDB's own, all cores); 1 compares "
+                         "single-threaded with Soufflé's -j1")
     ap.add_argument("--souffle-rounds", choices=("duckdb", "souffle"), default="duckdb",
                     help="the Soufflé engine's rounds option: who runs the strata that need rounds, such as company "
                          "control's aggregate inside recursion (default duckdb, the engine's default; souffle: "
@@ -751,7 +756,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--sizes takes comma-separated integers, got {args.sizes!r}")
     reps = args.reps or (1 if args.quick else 3)
 
-    threads = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
+    threads = args.duckdb_threads or duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
     jobs = args.souffle_jobs
     print(f"# vadaorchestra engine benchmark — Python {platform.python_version()}, DuckDB {duckdb.__version__}, "
           f"{os.cpu_count()} CPUs, DuckDB threads {threads}, seed {args.seed}")
@@ -822,7 +827,7 @@ def main(argv: list[str] | None = None) -> int:
                 for rep in range(reps):
                     for side in active if rep % 2 == 0 else active[::-1]:
                         r = measure(side, wl, data, args.sink, args.timeout, jobs, args.souffle_rounds,
-                                    args.spark_master, args.spark_checkpoint_dir)
+                                    args.spark_master, args.spark_checkpoint_dir, args.duckdb_threads)
                         runs[side].append(r)
                         print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}
