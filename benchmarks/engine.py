@@ -371,13 +371,21 @@ WORKLOADS: dict[str, Workload] = {
 # One side of one measurement, in-process (the smoke test calls these directly)
 # ----------------------------------------------------------------------------------------------------------------------
 def run_vadaorchestra(wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch", engine: str = "duckdb",
-                      engine_options: dict | None = None):
-    """Run the workload's program on the tables of ``con``; sorted rows (``fetch``) or the row count (``table``)."""
+                      engine_options: dict | None = None, deferred: bool = False):
+    """Run the workload's program on the tables of ``con``; sorted rows (``fetch``) or the row count (``table``).
+
+    With several outputs and ``deferred``, a function that returns the rows: the clock stops when ``run()`` has
+    returned its rows, before they are prefixed with their outputs' names for the result check (54k tuples built
+    again, about 10 ms on LUBM, which raw Soufflé's side does after its clock too)."""
     from vadaorchestra.datalog import run
 
     if wl.outputs and sink == "fetch":  # every output's rows, each prefixed by its name
         result = run(wl.program, database=con, engine=engine, engine_options=engine_options)
-        return [(o, *r) for o in sorted(wl.outputs) for r in result.rows(o)]
+
+        def prefixed() -> list[tuple]:
+            return [(o, *r) for o in sorted(wl.outputs) for r in result.rows(o)]
+
+        return prefixed if deferred else prefixed()
     if wl.outputs:  # a table per output
         run(wl.program, database=con, engine=engine, engine_options=engine_options, outputs=[],
             materialize={o: f"{RESULT_TABLE}_{o}" for o in wl.outputs})
@@ -462,14 +470,16 @@ def run_raw(wl: Workload, con: duckdb.DuckDBPyConnection, compiled: bool, jobs: 
 
 
 def run_side(side: str, wl: Workload, con: duckdb.DuckDBPyConnection, sink: str = "fetch",
-             engine_options: dict | None = None):
+             engine_options: dict | None = None, deferred: bool = False):
+    """One side's run; with ``deferred`` the engines' rows of several outputs may come as a function to call after
+    the clock (:func:`run_vadaorchestra`)."""
     if side == "sql":
         return run_sql(wl, con, sink)
     if side in ("souffle", "souffle_c"):
-        return run_vadaorchestra(wl, con, sink, engine="souffle", engine_options=engine_options)
+        return run_vadaorchestra(wl, con, sink, engine="souffle", engine_options=engine_options, deferred=deferred)
     if side in SPARK_SIDES:
-        return run_vadaorchestra(wl, con, sink, engine="spark", engine_options=engine_options)
-    return run_vadaorchestra(wl, con, sink)
+        return run_vadaorchestra(wl, con, sink, engine="spark", engine_options=engine_options, deferred=deferred)
+    return run_vadaorchestra(wl, con, sink, deferred=deferred)
 
 
 def digest(rows) -> str:
@@ -576,6 +586,8 @@ def child(spec: dict) -> None:
 
     wl = WORKLOADS[spec["workload"]]
     con = duckdb.connect()
+    if spec.get("duckdb_threads"):  # every side's connection alike (the Soufflé engine's too), before the clock
+        con.execute(f"SET threads = {int(spec['duckdb_threads'])}")
     for t in wl.tables:  # streamed from Parquet: loading peaks at about the size of the loaded tables
         con.execute(f"CREATE TABLE main.{t} AS SELECT * FROM read_parquet('{Path(spec['data']) / (t + '.parquet')}')")
     gc.collect()
@@ -632,8 +644,10 @@ def child(spec: dict) -> None:
     base = current_rss_mib()
     reset = reset_peak_rss()
     start = time.perf_counter()
-    result = run_side(side, wl, con, spec["sink"], options)
+    result = run_side(side, wl, con, spec["sink"], options, deferred=True)
     seconds = time.perf_counter() - start
+    if callable(result):  # several outputs' rows, prefixed with their names for the check after the clock
+        result = result()
     peak = peak_rss_mib()
     if has_stats:
         extra["souffle_runs"] = stats["souffle_runs"]
@@ -658,10 +672,10 @@ def child(spec: dict) -> None:
 
 def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1,
             souffle_rounds: str = "duckdb", spark_master: str | None = None,
-            spark_checkpoint_dir: str | None = None) -> dict:
+            spark_checkpoint_dir: str | None = None, duckdb_threads: int | None = None) -> dict:
     spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs,
             "souffle_rounds": souffle_rounds, "spark_master": spark_master,
-            "spark_checkpoint_dir": spark_checkpoint_dir}
+            "spark_checkpoint_dir": spark_checkpoint_dir, "duckdb_threads": duckdb_threads}
     try:
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
                               capture_output=True, text=True, timeout=timeout)
@@ -709,6 +723,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--souffle-jobs", type=int, default=1,
                     help="Soufflé's -j, at compile and run time (default 1, the engine's default: on the layered "
                          "programs of recursive aggregates -j2 was slower on a 2-core machine)")
+    ap.add_argument("--duckdb-threads", type=int,
+                    help="DuckDB's threads on every side's connection (default: DuckDB's own, all cores); 1 compares "
+                         "single-threaded with Soufflé's -j1")
     ap.add_argument("--souffle-rounds", choices=("duckdb", "souffle"), default="duckdb",
                     help="the Soufflé engine's rounds option: who runs the strata that need rounds, such as company "
                          "control's aggregate inside recursion (default duckdb, the engine's default; souffle: "
@@ -739,7 +756,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--sizes takes comma-separated integers, got {args.sizes!r}")
     reps = args.reps or (1 if args.quick else 3)
 
-    threads = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
+    threads = args.duckdb_threads or duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
     jobs = args.souffle_jobs
     print(f"# vadaorchestra engine benchmark — Python {platform.python_version()}, DuckDB {duckdb.__version__}, "
           f"{os.cpu_count()} CPUs, DuckDB threads {threads}, seed {args.seed}")
@@ -810,7 +827,7 @@ def main(argv: list[str] | None = None) -> int:
                 for rep in range(reps):
                     for side in active if rep % 2 == 0 else active[::-1]:
                         r = measure(side, wl, data, args.sink, args.timeout, jobs, args.souffle_rounds,
-                                    args.spark_master, args.spark_checkpoint_dir)
+                                    args.spark_master, args.spark_checkpoint_dir, args.duckdb_threads)
                         runs[side].append(r)
                         print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}

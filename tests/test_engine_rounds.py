@@ -125,3 +125,66 @@ def test_one_recursive_query_takes_a_stratum_of_one_schema_only():
     assert not any(strata(mixed).values())  # p/2 and q/1 differ: semi-naive rounds
     nonlinear = "e(1, 2). t(X, Y) :- e(X, Y). t(X, Z) :- t(X, Y), t(Y, Z).\n@output(\"t\")."
     assert not any(strata(nonlinear).values())
+
+
+# --- what a run leaves out: predicates nothing kept needs, and copies of a relation read as that relation
+COPIES = """
+p(X, Y) :- t(X, Y).
+q(X) :- t(X, _).
+reach(X, Y) :- p(X, Y).
+reach(X, Z) :- reach(X, Y), p(Y, Z).
+n(X, C) :- p(X, Y), C = count().
+w(X, S) :- p(X, Y), S = sum(Y).
+lone(X) :- p(X, Y), not q(Y).
+unused(X) :- q(X), X > 1.
+unused2(X, Y) :- unused(X), p(X, Y).
+@output("reach"). @output("n"). @output("w"). @output("lone").
+"""
+T_ROWS = [(1, 2), (2, 3), (1, 2), (3, 4), (2, 3), (1, 5)]  # duplicates: a table of the database may hold them
+
+
+def _strata_run(text: str, con) -> list[str]:
+    from vadaorchestra.datalog.api import validate
+    from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine
+
+    messages: list[str] = []
+    analysis = validate(parse(text), connection=con)
+    DuckDBEngine(con, progress=messages.append).evaluate(analysis, collect=analysis.outputs)
+    return messages
+
+
+def test_a_copy_of_a_table_with_duplicates_counts_each_tuple_once_and_unused_predicates_are_not_computed():
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (a BIGINT, b BIGINT)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", T_ROWS)
+    facts = "".join(f"t({a}, {b}).\n" for a, b in T_ROWS)
+    expected = evaluate(parse(facts + COPIES))
+    result = run(COPIES, database=con)
+    for pred in ("reach", "n", "w", "lone"):
+        assert result.rows(pred) == sorted(expected[pred]), pred
+    assert (1, 2) in expected["n"] and (1, 7) in expected["w"]  # the duplicated (1, 2) counted once
+    messages = _strata_run(COPIES, con)
+    # p is read as t (no stratum of its own), unused and unused2 feed no output: neither is run
+    assert not any(m.startswith(("stratum p", "stratum unused")) for m in messages), messages
+    assert any(m.startswith("stratum q") for m in messages)
+    # returned, a copy is a relation of its own (a set), and a row limit computes everything to check it
+    assert run(COPIES + '@output("p").', database=con).rows("p") == sorted(set(T_ROWS))
+    assert run(COPIES + '@output("unused2").', database=con).rows("unused2") == sorted(expected["unused2"])
+
+
+def test_an_unused_rule_that_can_fail_still_runs():
+    import duckdb
+
+    from vadaorchestra.errors import EngineError
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 0), (2, 1)) AS v(a, b)")
+    text = "r(X) :- t(X, _).\nbad(Z) :- t(X, Y), Z = X / Y.\n@output(\"r\")."
+    try:
+        run(text, database=con)
+    except EngineError as exc:
+        assert "bad" in str(exc) or "division" in str(exc).lower()
+    else:
+        raise AssertionError("the division by zero of an unused rule was not reported")

@@ -108,3 +108,77 @@ def test_the_parser_tables_are_cached_and_a_cache_folder_that_cannot_be_made_is_
         assert P.parse("p(2).").statements
     finally:
         P._lark.cache_clear()
+
+
+def test_a_fact_inside_a_comment_after_a_run_of_facts_is_no_fact():
+    """The whitespace and comments before a fact are taken whole: the regex once backtracked into a comment and
+    read the fact written in it."""
+    text = "e(1).\n" * 70 + "% a comment: p(1).\ne(2). % and q(2).\n"
+    assert P.parse(text).expanded().statements == tuple(lark_only(text))
+    assert not [s for s in P.parse(text).expanded().statements if s.atom.pred != "e"]
+
+
+PLAIN = '''% plain rules and annotations are read without lark too
+a(X, Y) :- b(X, _),
+   not   c(Y, "s", -3, - 4, 1.5, #T),  % x
+   d( X ).
+  @output("a"). @bind("p", "csv", -1).
+x(1) <- y(Z), ok().
+p(X) :- not_x(X), notx(X), not x(X).  e(1, 2).
+q(X) :- r(X, "a\\"b").
+q(X) :- r(X, Y), X > Y.
+w(X), w2(X) :- y(X).
+z(X) :- y(X),
+  not
+  k(X).
+f(1, "x"). f(2, "y").
+v(X) :- u(X) % trailing
+  .
+@ output ( "b" , 007, 1e3, #F ) .
+'''
+
+
+def _nodes(node, out: list) -> list:
+    """Every node under ``node`` with its span, but the constants of facts (a block's carry none)."""
+    import dataclasses
+
+    if isinstance(node, A.Fact):
+        out.append(("Fact", node.span, node.atom.span))
+    elif dataclasses.is_dataclass(node):
+        out.append((type(node).__name__, node.span))
+        for f in dataclasses.fields(node):
+            if f.name != "span":
+                _nodes(getattr(node, f.name), out)
+    elif isinstance(node, (tuple, list)):
+        for x in node:
+            _nodes(x, out)
+    return out
+
+
+def test_plain_rules_and_annotations_read_without_lark_are_what_lark_gives_spans_included():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("lubm_for_parse", Path(__file__).parents[1] / "benchmarks" / "lubm.py")
+    lubm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lubm)
+    for text in (PLAIN * 3, lubm.RULES + "".join(f'@output("{o}").\n' for o in lubm.OUTPUTS)):
+        assert text.count("(") > 64
+        fast = list(P.parse(text).expanded().statements)
+        assert fast == lark_only(text)
+        assert _nodes(fast, []) == _nodes(lark_only(text), [])
+
+
+def test_a_program_of_plain_rules_does_not_load_lark_and_its_errors_are_lark_s(monkeypatch):
+    rules = "".join(f"p{i}(X, Y) :- q(X, Z), not r{i}(Z, Y).\n" for i in range(40)) + '@output("p1").\n'
+    monkeypatch.setattr(P, "_lark", lambda: (_ for _ in ()).throw(AssertionError("lark was loaded")))
+    assert len(P.parse(rules).rules) == 40
+    monkeypatch.undo()
+    bad = rules + "s(X) :- q(X, Y)\nt(1).\n"
+    with pytest.raises(DatalogSyntaxError) as fast:
+        P.parse(bad)
+    try:
+        P._lark().parse(bad)
+    except Exception as exc:  # the same error from lark alone
+        expected = (exc.line, exc.column)
+    assert (fast.value.diagnostics[0].span.line, fast.value.diagnostics[0].span.column) == expected

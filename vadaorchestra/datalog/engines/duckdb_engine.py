@@ -23,6 +23,7 @@ import duckdb
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
+from vadaorchestra.datalog.engines.plan import copied_predicates, unused_predicates
 from vadaorchestra.datalog.engines.store import RelationStore
 from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import (
@@ -97,10 +98,12 @@ class DuckDBEngine:
         run = self.new_run(analysis, inputs or {}, null_start)
         run.prepare(set(collect) | set(materialize or {}))
         try:
+            if not materialize:
+                run.store.begin()
             run.load()
             run.run_strata()
             run.check_constraints()
-            rows = {p: run.fetch(p, limit) for p in collect}
+            rows = run.fetch_all(collect, limit)
             # a predicate returned whole is counted by its rows: no statement (LUBM returns 20)
             counts = {p: len(rows[p]) if p in rows and (limit is None or len(rows[p]) < limit) else run.cardinality(p)
                       for p in dict.fromkeys([*collect, *(materialize or {})])}
@@ -141,6 +144,8 @@ class Run:
         self.kept: set[str] = set()
         self.news: dict[str, int] = {}  # this round's new tuples so far (finish_round), per predicate: rows, -1 unknown
         self.deferred: set[str] = set()  # derived predicates whose relation their stratum creates (plan_views)
+        self.unused: set[str] = set()  # derived predicates nothing kept depends on, not computed (plan_views)
+        self.copies: dict[str, str] = {}  # predicate -> the one it copies, read in its place (plan_views)
         self.slots: set[str] = set()  # the names round() gives its new tables, by turns
 
     def prepare(self, kept: set[str]) -> None:
@@ -150,6 +155,15 @@ class Run:
 
     def run_strata(self) -> None:
         for stratum in self.a.strata:
+            if all(p in self.unused for p in stratum.preds):
+                continue
+            if len(stratum.preds) == 1 and stratum.preds[0] in self.copies:
+                (p,) = stratum.preds
+                source = self.tables[self.copies[p]]
+                if p in self.kept and self.copies[p] not in self.sets:  # returned: a set, made where it is read
+                    source = self.store.view(self.store.temp(p + "_view"), f"SELECT DISTINCT * FROM {source}")
+                self.tables[p] = source
+                continue
             try:
                 self.strategy(stratum)(stratum)
                 for p in stratum.preds:  # a deferred relation its rules did not make (they derived nothing)
@@ -175,13 +189,17 @@ class Run:
         a non-recursive rule and not returned, is computed inside its reader's query (a TEMP VIEW) instead of being
         stored: the 'part' of a join + aggregate then costs what the hand-written query costs.
         """
+        copies: dict[str, str] = {}
+        if self.engine.max_rows is None:  # with a row limit every relation is computed, and checked
+            self.unused = unused_predicates(self.a, kept)
+            copies = copied_predicates(self.a)
         reads: dict[str, list[RuleInfo]] = {}
         recursive_rules = {ri.index for s in self.a.strata if s.recursive for ri in s.rules}
         for ri in [r for s in self.a.strata for r in s.rules] + list(self.a.constraints):
             for atom in ri.positives + ri.negations:
                 reads.setdefault(atom.pred, []).append(ri)
         for stratum in self.a.strata:
-            if stratum.recursive or len(stratum.preds) != 1:
+            if stratum.recursive or len(stratum.preds) != 1 or stratum.preds[0] in copies:
                 continue
             (p,) = stratum.preds
             readers = reads.get(p, [])
@@ -189,7 +207,10 @@ class Run:
                     and readers[0].index not in recursive_rules and readers[0] not in self.a.constraints
                     and not any(ri.existentials for ri in stratum.rules)):
                 self.views.add(p)
-        self.sets = self.set_relations()
+        # a source computed inside its one reader's query (the copy rule) would be computed again by each reader
+        self.copies = {p: q for p, q in copies.items() if q not in self.views}
+        sets = self.set_relations()
+        self.sets = {p for p in sets if p not in self.copies or self.copies[p] in sets or p in kept}
         # a relation that one statement of its stratum computes whole is created by that statement (CREATE ... AS),
         # not empty beforehand and then filled: one statement fewer each (LUBM: 30 of its 41 derived predicates)
         chased = {h.pred for s in self.a.strata for ri in s.rules if ri.existentials for h in ri.rule.head}
@@ -234,7 +255,7 @@ class Run:
             elif info.kind in ("input", "external"):
                 self.tables[name] = (store.load_input(name, info, self.inputs[name]) if name in self.inputs
                                      else store.load_table(name, info))
-            elif name not in self.deferred:
+            elif name not in self.deferred and name not in self.unused:
                 self.tables[name] = store.create_table(name, info)
                 rows = self.a.facts.get(name, ())
                 if rows:
@@ -305,7 +326,7 @@ class Run:
             (base if not recursive else step).append(select)
         if not base:  # no facts and no rule to start from: nothing to derive
             return
-        union = " UNION ".join(f"({q})" for q in base)
+        union = " UNION ALL ".join(f"({q})" for q in base)  # the CTE's UNION makes its start distinct: no hash more
         steps = " UNION ALL ".join(f"({q})" for q in step)
         label = f"rules for {', '.join(map(repr, preds))}" if len(stratum.rules) > 1 else S.rule_label(stratum.rules[0])
         span = stratum.rules[0].span if len(stratum.rules) == 1 else None
@@ -708,6 +729,18 @@ class Run:
         if info.arity == 0:
             return [()] * min(1, self.store.count(self.tables[pred]), 1 if limit is None else limit)
         return self.store.fetch(self.tables[pred], limit)
+
+    def fetch_all(self, preds: Sequence[str], limit: int | None = None) -> dict[str, list[tuple]]:
+        """:meth:`fetch` of each of ``preds``; a relation two of them share (a copy read as its source: LUBM's work
+        and course) is fetched once."""
+        fetched: dict[str, list[tuple]] = {}
+        out = {}
+        for p in preds:
+            table = self.tables[p]
+            if table not in fetched or not self.a.predicates[p].arity:
+                fetched[table] = self.fetch(p, limit)
+            out[p] = list(fetched[table])
+        return out
 
     def cardinality(self, pred: str) -> int:
         n = self.store.count(self.tables[pred])

@@ -526,6 +526,10 @@ class SparkStore:
             self.sizes[table] = self.guard(self.frames[table].count)
         return self.sizes[table]
 
+    def begin(self) -> None:
+        """Nothing: Spark's relations are views and checkpoints, which :meth:`cleanup` drops (DuckDB's
+        :meth:`RelationStore.begin` rolls its relations back at once)."""
+
     def fetch(self, table: str, limit: int | None = None) -> list[tuple]:
         if limit is None or self.driver_rows is not None and limit > self.driver_rows:
             self.check_driver_rows(table, "returned")

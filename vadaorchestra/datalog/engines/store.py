@@ -84,6 +84,7 @@ class RelationStore:
         self.retired: set[str] = set()  # tables kept for the next create of their name to replace (retire)
         self.attached: list[str] = []
         self.db_columns: dict[str, list[str]] | None = None  # main schema tables and views -> columns, read once
+        self.scratch = False  # the run's statements are in one transaction that cleanup rolls back (begin)
 
     # --- plumbing ---------------------------------------------------------------------------------------------------
     def exec(self, sql: str, label: str = "", span=None, params=None):
@@ -118,6 +119,7 @@ class RelationStore:
         return EngineError(text, [Diagnostic(span, text)] if span else [], self.text)
 
     def out_of_memory(self, label: str, span) -> LimitExceeded:
+        self.rollback()  # the failed statement ended the transaction: nothing more runs in it
         try:
             limit = self.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
         except duckdb.Error:
@@ -205,7 +207,33 @@ class RelationStore:
         self.created.pop(table, None)
         self.retired.discard(table)
 
+    def begin(self) -> None:
+        """Run what follows, up to :meth:`cleanup`, in one transaction that cleanup rolls back: every relation of the
+        run goes with it in one statement, without a DROP each (LUBM: 25 of its 77 statements), and no statement
+        commits on its own (40 CREATE TEMP TABLE ... AS and their drops: 43 ms, 35 ms so). Not when the connection
+        is in a transaction already (its own: nothing of the run may end it), nor when the run writes results
+        (:meth:`materialize` commits its own)."""
+        try:
+            self.con.execute("BEGIN TRANSACTION")
+        except duckdb.TransactionException:
+            return
+        self.scratch = True
+
+    def rollback(self) -> None:
+        """End :meth:`begin`'s transaction, and with it every relation made since."""
+        if not self.scratch:
+            return
+        self.scratch = False
+        try:
+            self.con.execute("ROLLBACK")
+        except duckdb.Error:  # interrupted: closing the connection rolls the transaction back
+            return
+        self.created.clear()
+        self.retired.clear()
+        self.attached.clear()  # attached in the transaction: detached by its rollback
+
     def cleanup(self) -> None:
+        self.rollback()
         self.created |= dict.fromkeys(self.retired, "TABLE")
         self.retired.clear()
         for name, kind in reversed(list(self.created.items())):
