@@ -155,6 +155,13 @@ class LimitComposer:
                                           for c, u in (sp.get("units") or {}).items())
             tries = [(before, True)] * (lim_type == "int" and not measured) + [(before, False), (before + after, False)]
             sibling = pcol if bound and pcol != g else None
+            # the thing the question names compared itself ("Is the Shorts Competition over its film quota?"): the
+            # other tools it is passed to list what is compared, whatever their parameter is called (its films)
+            same = [Hop(t, sp["parameters"][0]["name"], g, naming.param_column(sp, sp["parameters"][0]["name"]))
+                    for e in fr.entities if not e.kind and bound and e.value == bound[0] and g == pcol
+                    for t, sp in sorted(ctx.tools.items()) if t != tool and len(sp["parameters"]) == 1
+                    and f"{t}.{sp['parameters'][0]['name']}" in e.parameters
+                    and naming.param_column(sp, sp["parameters"][0]["name"]) is not None]
 
             def best(paths: list[tuple[list[Hop], str | None]]) -> tuple[list[Hop], str | None] | None:
                 # the amounts' tool the question's words weigh most ("the demand of the substations they feed": the
@@ -163,7 +170,7 @@ class LimitComposer:
 
             found = None
             for words, count in tries:
-                found = best(self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling))
+                found = best(self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling, same=same))
                 if found is not None:
                     break
             if found is None and limit[0] is None:
@@ -176,12 +183,18 @@ class LimitComposer:
             if found is None and unit:
                 # no word names the amounts ("Did X keep within its ketamine allowance?"): the amounts the catalog
                 # declares in the limit's own unit (the ml dispensed against an allowance in ml)
-                found = best(self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit))
+                found = best(self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit,
+                                         same=same))
+            own_words = tuple(sorted(w for w in terms(limit[1]) if w not in CAP_WORDS))
+            if found is None and lim_type == "int" and own_words:
+                # a limit in whole things its own name says ("its film quota"): those things counted where a tool
+                # lists them (the strand's films)
+                found = best(self._paths(ctx, own_words, g, {tool}, limit, count=True, sibling=sibling, same=same))
             if found is None and unit and lim_type == "int":
                 # a limit in whole things the unit names ("its accession capacity", in accessions): those things
                 # counted where a tool lists them (the vault's accessions)
                 found = best(self._paths(ctx, tuple(sorted(terms(unit))), g, {tool}, limit, count=True,
-                                         sibling=sibling))
+                                         sibling=sibling, same=same))
             if found is None:
                 continue
             path, measure = found
@@ -213,7 +226,8 @@ class LimitComposer:
 
     def _paths(self, ctx: RunContext, words: tuple[str, ...], column: str, used: set[str],
                limit: tuple[str | None, str], depth: int = 0, *, count: bool,
-               sibling: str | None = None, unit: str | None = None) -> list[tuple[list[Hop], str | None]]:
+               sibling: str | None = None, unit: str | None = None, same: list[Hop] = ()
+               ) -> list[tuple[list[Hop], str | None]]:
         """Every chain of hops from ``column`` to the amounts the words name: a number column (summed); with
         ``count``, a tool whose rows they name (counted: "more enrolments"). The words naming the compared things
         are left out. With ``sibling`` (the anchor's parameter column), a tool called for the same entity as the
@@ -223,7 +237,7 @@ class LimitComposer:
         if depth >= 2:
             return []
         out: list[tuple[list[Hop], str | None]] = []
-        hops = _joinable(ctx, column, used)
+        hops = _joinable(ctx, column, used) + [h for h in same if h.tool not in used]  # (``same``: see choose)
         if sibling is not None:
             hops += [h for h in _joinable(ctx, sibling, used) if column in naming.cols(ctx.tools[h.tool])]
         for hop in hops:
