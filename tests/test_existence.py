@@ -103,3 +103,4 @@ def test_with_no_thing_named_the_tool_is_called_for_each_of_its_values(desk):
     assert sorted(c.params["agent"] for c in result.ctx.executed.values()) == sorted(HANDLED)
     result = _ask("Which two support agents have handled the most tickets?", desk)
     assert result.verified and result.ctx.answer_values == ["Ana Ruiz", "Sofia Lind"], result.answer
+

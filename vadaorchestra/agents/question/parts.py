@@ -118,7 +118,10 @@ def _kind_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) 
     rest = [t for t in doc if t.lemma_.lower() not in _EXISTS_WORDS and
             not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
     parse = first.parse
-    if rest or parse is None or parse.asked is None or not first.who and not first.listing:
+    # (not after a ranking or an extreme: "the three largest ..., and is any of them a freighter?" asks about the
+    # three found, not for the three largest freighters)
+    if rest or parse is None or parse.asked is None or not first.who and not first.listing or first.extreme or \
+            first.ranking is not None or first.n is not None:
         return None
     head = parse.words[parse.phrases[parse.asked].head]
     if head.pos not in ("NOUN", "PROPN"):
