@@ -391,6 +391,9 @@ class Composer:
         elif fr.who and frame.verb_said(fr) and (said := naming.said_with(spec, fr.verb)):
             asked = said  # "Who is in charge of X?": the column the description names with it ("the manager in charge")
             fit += 1
+            verb = fr.verb or ""
+            if any(w in (verb + "er", verb + "r", verb + "or", verb[:-1] + "or") for w in terms(said)):
+                fit += 1  # the doer of the verb by name ("Who keeps X?": the keeper, not the colonies kept there)
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
         elif fr.kind in ("list", "lookup") and asked is None:  # (not a kind of the things it lists: "List the
@@ -439,7 +442,7 @@ class Composer:
             if self._rows_measured(fr, nums, [spec] + ([ctx.tools[join.tool]] if join else [])):
                 fit += 1  # "the most appointments": the rows counted per thing
             else:
-                measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+                measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx))
                 if not measure:
                     return None
                 fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
@@ -548,6 +551,11 @@ class Composer:
         return None, numerator
 
     @staticmethod
+    def _things(ctx: RunContext) -> frozenset[str]:
+        """What the catalog's tools list, by their names ("issues": get_package_issues)."""
+        return frozenset(t for spec in ctx.tools.values() for t in relations.identity(spec))
+
+    @staticmethod
     def _named_before(fr: QuestionFrame, strings: list[str]) -> str | None:
         """The string column the words before "which"/"who" name ("Among the hubs reachable from X, which one")."""
         if not fr.preamble_words:
@@ -607,7 +615,7 @@ class Composer:
 
     @staticmethod
     def _measure(fr: QuestionFrame, nums: list[str], floats: set[str], amounts: list[str],
-                 elsewhere: list[str] = ()) -> str | None:
+                 elsewhere: list[str] = (), things: frozenset[str] = frozenset()) -> str | None:
         """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
@@ -617,6 +625,11 @@ class Composer:
         found = naming.named(fr.measure_words, nums) if ranked else []
         if ranked and not found and naming.named(fr.measure_words, [c for c in elsewhere if c not in nums]):
             return None  # the measure is another tool's column
+        if ranked and not found and fr.superlative in frame.QUANTITY_SUPERLATIVES and \
+                any(word_match(w, t) for w in fr.measure_words for t in things):
+            # "the three packages with the most issues": things a tool lists, counted where they are listed, never
+            # read off this tool's only number column (the lines of code)
+            return None
         found = found or naming.named(fr.asks_for, nums)
         if not found and fr.extreme and fr.superlative:
             found = naming.named(fr.measure_words, nums)
@@ -1037,7 +1050,7 @@ class Composer:
         counted = target is not None and self._rows_measured(
             fr, nums, [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else []))
         measure = f"{fr.measure_words[-1]}_count" if counted else \
-            self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+            self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx))
         if target is None or measure is None:
             return []
         n, down = fr.n, fr.ranking == "min"
