@@ -227,7 +227,7 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 10, "bank_plus": 120
               "power_grid_reworded": 11, "publishing_house": 10, "retail_chain": 13, "ski_resort": 11,
               "supply_chain": 22, "supply_chain_reworded": 10, "wine_cooperative": 12, "zoo_enclosures": 10,
               "vet_network": 16, "orchestra_season": 13, "dairy_coop": 13, "telecom_accounts": 12,
-              "ferry_lines": 16, "seed_bank": 16}
+              "ferry_lines": 16, "seed_bank": 16, "beekeeping_assoc": 16, "software_registry": 16}
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ from typing import Any
 
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, word_match
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
@@ -530,9 +531,13 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         kinds = {w for e in fr.kinds if e.value.lower() in used for w in _words(e.value)}
         counted_kind = bool(noun) and set(noun) <= kinds and any(col and col not in measures
                                                                  for _f, _p, col, _o, _w in counts)
+        # "how many people": a column whose values are people's names (the pipeline's named entities)
+        people = bool(noun) and set(noun) <= P.PEOPLE and any(
+            col and pred in ctx.predicates and P.names_people([f.get(col) for f in ctx.predicates[pred].facts])
+            for _f, pred, col, _o, _w in counts)
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not counted_kind and not any(_counts_the_noun(noun, col, others, words, head, measures)
+        elif not counted_kind and not people and not any(_counts_the_noun(noun, col, others, words, head, measures)
                      and not _passes_over(ctx, noun, pred, col) for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")

@@ -24,6 +24,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
 from vadaorchestra.agents.question import frame, naming, periods, relations
+from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import SHARE_NOUNS, QuestionFrame, column_score, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
@@ -62,6 +63,7 @@ class Query:
     # the parameter the anchor is called with for each of its values in the data, when the question names no thing
     # and ranks the parameter's own things ("Which support agent has handled the most tickets?")
     every: str | None = None
+    people: bool = False  # "how many people": the asked column holds people's names (checked on its values)
 
 
 # "Which branches ...", "Which support agent has handled the most tickets?": with no thing named, the anchor is called
@@ -337,6 +339,7 @@ class Composer:
                 cols.append(join.key)
                 strings.append(join.key)
         fit = 0.0
+        people = False
         # the thing asked about
         phrase = self._phrase(fr, cols)
         by_name = bool(phrase) and bool(naming.named(phrase, cols))
@@ -361,6 +364,10 @@ class Composer:
             if united:  # "how many cows": the number column the catalog declares in cows (herd_size)
                 named, asked = united[:1], united[0]
                 fit += 1
+            if not named and phrase[-1] in P.PEOPLE and (thing := naming.thing(spec)) is not None:
+                # "How many people work at X?": the things the tool lists, if they are people (their values are
+                # read at synthesis: people's names, or no answer)
+                named, asked, people = [thing], thing, True
             if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the
                 # bank lends to"): its first string column
@@ -462,7 +469,8 @@ class Composer:
         # tool's words and the lenders' both), less a join's cost
         score = 10 * (scores.get(tool, 0.0) + (self.joined_score(tool, join.tool) if join else 0.0)) / top + 2 * fit \
             - ((5 if join.column else 9) if join else 0.0)
-        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed, choices=choices, every=every)
+        return Query(tool, params, join, filters, score, asked, ref, numerator, guessed, choices=choices, every=every,
+                     people=people)
 
     @staticmethod
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
@@ -719,6 +727,11 @@ class Composer:
             q.join = None  # nothing to join: no anchor facts
         self.done = True
         fr = frame.of(ctx)
+        if q.people and q.asked and anchor.facts and not P.names_people([f.get(q.asked) for f in anchor.facts]):
+            if self._switch(ctx):
+                return []  # another tool's things may be people (the next query is called first, then composed)
+            raise ComposeError(f"the question asks about people, and the {naming.prose(q.asked, ctx)} values of "
+                               f"{anchor.name} are not people's names")
         taken: set[str] = set()
         names: dict[tuple[str, str], str] = {}
         head: list[tuple[str, str, str]] = []  # (column, variable, type)

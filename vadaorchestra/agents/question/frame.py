@@ -1001,6 +1001,8 @@ class _Framer:
                 continue  # "the demand the feeders draw", "accounts for the largest share", "the cap X sets"
             if t.lemma.startswith("sub") or t.i in self._chain_tokens():
                 continue
+            if lemma in P.PEOPLE and self.p.form == "how many":
+                continue  # "how many people": placed by a count of people's names (the Verifier reads the values)
             out.append((t.i, lemma))
         # a generic head noun whose modifiers name something ("the lowest grade-point value": grade points) is placed
         # with them; an unplaced modifier ("red cars") is not

@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from vadaorchestra.errors import VadaError
 
@@ -68,6 +68,21 @@ def nlp():
     except (ImportError, OSError) as exc:
         raise ParseError(f"the English pipeline {MODEL!r} cannot be loaded ({exc}); it installs with the package: "
                          f"pip install -e .") from None
+
+
+# the nouns that ask for human beings whatever the catalog calls them ("How many people work at X?")
+PEOPLE = frozenset({"people", "person"})
+
+
+def names_people(values: list[Any], sample: int = 12) -> bool:
+    """Whether a column's values are people's names, as the pipeline's named entities read them (a person's name
+    alone, not an organization's or a place's): at least half of a sample of its distinct values."""
+    seen = sorted({str(v).strip() for v in values if isinstance(v, str) and v.strip()})[:sample]
+    if not seen:
+        return False
+    people = sum(1 for v, doc in zip(seen, nlp().pipe(seen), strict=True)
+                 if any(e.label_ == "PERSON" and e.start_char == 0 and e.end_char == len(v) for e in doc.ents))
+    return 2 * people >= len(seen)
 
 
 @lru_cache(maxsize=16384)
