@@ -364,6 +364,10 @@ class Composer:
             if united:  # "how many cows": the number column the catalog declares in cows (herd_size)
                 named, asked = united[:1], united[0]
                 fit += 1
+            sub = [c for c in cols if any(t == "sub" + phrase[-1] for t in terms(c))] if not named else []
+            if sub:  # "Which genres sit beneath X?": the subgenres (a subgenre is a genre)
+                named, asked = sub[:1], sub[0]
+                fit += 1
             if not named and phrase[-1] in P.PEOPLE and (thing := naming.thing(spec)) is not None:
                 # "How many people work at X?": the things the tool lists, if they are people (their values are
                 # read at synthesis: people's names, or no answer)
@@ -413,7 +417,11 @@ class Composer:
             ref, numerator = found
             fit += 2 if ref else 1
             if ref is not None and ref[0] != tool:
-                bound = bound | set(ref[1].values())  # the reference tool's entities ("of Meridian's tonnage")
+                # the reference tool's entities ("of Meridian's tonnage"); one the question names twice restricts
+                # the part too ("the claims billed to Meridian ... what fraction of Meridian's cap")
+                twice = {v for v in ref[1].values() if isinstance(v, str) and v not in bound
+                         and fr.question.lower().count(v.lower()) > 1}
+                bound = bound | (set(ref[1].values()) - twice)
         # the entities not bound: each a value of an output column (looked up in the data at synthesis)
         filters = {}
         tools = {tool: spec} | ({join.tool: ctx.tools[join.tool]} if join else {})
@@ -868,12 +876,25 @@ class Composer:
             view = next((v for v in ctx.predicates.values() if v.tool == tool), None)
             if view is None:
                 raise ComposeError(f"{tool}, which holds the share's reference {column}, did not run")
-            values = {f.get(column) for f in view.facts
-                      if all(str(f.get(c)) == str(params.get(p)) for c, p in view.param_columns.items())}
+            rows_of = [f for f in view.facts
+                       if all(str(f.get(c)) == str(params.get(p)) for c, p in view.param_columns.items())]
+            # a thing the question names besides the parameters picks the reference's row ("Evergreen's annual cap
+            # for Granite Peak Health": the payer's cap row of that health system)
+            picked: dict[str, Any] = {}
+            for e in fr.entities:
+                if e.kind or e.value in params.values():
+                    continue
+                cols = [c for c in view.typed("string") if c not in view.param_columns and c not in picked
+                        and any(str(f.get(c)) == e.value for f in rows_of)]
+                if len(cols) == 1:
+                    picked[cols[0]] = e.value
+                    rows_of = [f for f in rows_of if str(f.get(cols[0])) == e.value]
+            values = {f.get(column) for f in rows_of}
             if len(values) != 1 or not view.complete:
                 raise ComposeError(f"the share's reference {column} of {view.name} is not one value "
                                    f"({len(values)} found)")
             args = ", ".join(format_const(params[view.param_columns[c]]) if c in view.param_columns else
+                             format_const(picked[c]) if c in picked else
                              "V" if c == column else "_" for c in view.columns)
             out.append(RuleProposal(program=f'@output("{den}"). @mapping("{den}", 0, "{column}", "float").\n'
                                             f'{den}(V) :- {view.name}({args}).',

@@ -298,6 +298,11 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         out.append(P.Mention(a, b, value, kind))
         found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), kind,
                             question[a:b]))
+        if not kind:  # a name written twice is a name both times ("X's claims to Y use what fraction of Y's cap")
+            for a2, b2, _toks in good[1:]:
+                if free(a2, b2):
+                    taken.append((a2, b2))
+                    out.append(P.Mention(a2, b2, value, False))
     # kinds found by their lemma ("districts" names "district")
     lem = [({t.lemma_.lower()} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()
                                    else set()), t.idx, t.idx + len(t.text), t)
