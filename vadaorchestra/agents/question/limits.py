@@ -186,6 +186,9 @@ class LimitComposer:
                 found = best(self._paths(ctx, (), g, {tool}, limit, count=False, sibling=sibling, unit=unit,
                                          same=same))
             own_words = tuple(sorted(w for w in terms(limit[1]) if w not in CAP_WORDS))
+            if found is None and lim_type != "int" and own_words:
+                # an amount its own name says ("its monthly overtime cap": the overtime hours claimed)
+                found = best(self._paths(ctx, own_words, g, {tool}, limit, count=False, sibling=sibling, same=same))
             if found is None and lim_type == "int" and own_words:
                 # a limit in whole things its own name says ("its film quota"): those things counted where a tool
                 # lists them (the strand's films)
@@ -245,6 +248,10 @@ class LimitComposer:
             nums = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
             named = naming.best_named(words, nums) or naming.label_named(words, [spec], nums) or \
                 naming.unit_named(words, ctx, [hop.tool], nums)
+            if not named and not count and any(word_match(w, t) for w in words for t in naming.tool_name(spec)
+                                               if t != "get"):
+                # the words name the tool ("its overtime cap": get_station_overtime), whose amount it declares
+                named = [c for c in naming.role_columns(spec, "amount") if c in nums]
             if unit is not None:
                 named = [c for c in naming.role_columns(spec, "amount") if c in nums
                          and (spec.get("units") or {}).get(c) == unit]
