@@ -677,6 +677,12 @@ def _same(a: object, b: object) -> bool:
 
 def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> list[str]:
     """A list or a lookup answers with values of the column the question asks for, when a predicate has one."""
+    # (not when what is asked is a kind the computation keeps to: "the watch managers" are the firefighters of rank
+    # watch_manager, whatever column a word of the phrase names)
+    used = used_constants(ctx)
+    if any(e.value.lower() in used and fr.asks_for and all(any(frame.word_match(w, t) for t in frame.terms(e.value))
+                                                           for w in fr.asks_for) for e in fr.kinds):
+        return []
     views = ctx.answer_predicates()
     columns = list(dict.fromkeys(c for v in views for c in v.columns if c not in v.param_columns))
     best = frame.asked_columns(fr.asks_for, columns)

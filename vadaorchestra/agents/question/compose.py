@@ -346,7 +346,12 @@ class Composer:
         asked, guessed, choices = None, False, ()
         kind = next((e for e in fr.kinds if fr.asked_head and any(word_match(fr.asked_head, w)
                                                                    for w in terms(e.value))), None)
-        if phrase and kind is not None and not naming.named(phrase, cols):
+        # (the phrase may be the kind itself, whatever column one of its words names: "the watch managers" of a
+        # rank watch_manager are firefighters, not watches)
+        named_cols = naming.named(phrase, cols) if phrase else []
+        if phrase and kind is not None and (not named_cols or all(
+                any(word_match(w, t) for t in terms(kind.value)) for w in phrase)
+                and not any(terms(kind.value) <= terms(c) for c in named_cols)):
             # "Which assemblies sit under X": a kind of thing the tool lists, kept by its category column
             thing = naming.thing(ctx.tools[join.tool] if join is not None else spec,
                                  besides=join.key if join is not None else None)
@@ -393,6 +398,10 @@ class Composer:
                 fit += max(column_score(phrase, c) for c in named)
             elif fr.who or fr.kind in ("list", "count", "lookup"):
                 return None
+        elif fr.who and fr.kind in ("list", "lookup") and fr.predicate_words and any(
+                naming.named(fr.predicate_words, naming.cols(sp, ("string",))) for t, sp in ctx.tools.items()
+                if t != tool):
+            return None  # "Who is the publisher of X?": another tool has the column the noun names
         elif fr.who and fr.extreme and (before := self._named_before(fr, strings)):
             asked = before  # "Among the courses needed before X, which one carries the most credits?"
         elif fr.who and join is not None and self._verb_fits(ctx, fr, join.tool, strict=True) and \
@@ -439,6 +448,10 @@ class Composer:
             if not where and e.kind and by_name and fr.asked_head and \
                     any(word_match(fr.asked_head, w) for w in terms(e.value)):
                 continue  # "Which warehouses were supplied by X": no kind column, a column named for them holds them
+            if not where and e.kind:
+                # a column the tool declares a category, whatever it is called (item_type holding the films'
+                # formats): the data say at synthesis whether it holds the kind
+                where = [c for sp in tools.values() for c in naming.role_columns(sp, "category") if c in strings]
             if not where:
                 return None
             filters[e.value] = where[0]
@@ -935,9 +948,11 @@ class Composer:
             return RuleProposal(program=f'@output("{name}"). @mapping("{name}", 0, "{col}", "{typ}").\n'
                                         f'{name}(V) :- {body}.', output=name, purpose=purpose, kind=kind)
 
+        # (the column the query resolved first: a kind's things, "the watch managers" being firefighters, whatever
+        # column a word of the phrase names)
         asked = ([self.chosen_column] if self.chosen_column in columns else []) or \
-            (naming.named(phrase, columns) if phrase else []) or ([self.query.asked] if self.query.asked in columns
-                                                                 else [])
+            ([self.query.asked] if self.query.asked in columns else []) or \
+            (naming.named(phrase, columns) if phrase else [])
         floats = {c for c, _v, t in head if t == "float"}
         q = self.query
         amounts = [c for spec in [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])

@@ -188,7 +188,8 @@ class LimitComposer:
             own_words = tuple(sorted(w for w in terms(limit[1]) if w not in CAP_WORDS))
             if found is None and lim_type != "int" and own_words:
                 # an amount its own name says ("its monthly overtime cap": the overtime hours claimed)
-                found = best(self._paths(ctx, own_words, g, {tool}, limit, count=False, sibling=sibling, same=same))
+                found = best(self._paths(ctx, own_words, g, {tool}, limit, count=False, sibling=sibling, same=same,
+                                         by_tool=True))
             if found is None and lim_type == "int" and own_words:
                 # a limit in whole things its own name says ("its film quota"): those things counted where a tool
                 # lists them (the strand's films)
@@ -229,7 +230,7 @@ class LimitComposer:
 
     def _paths(self, ctx: RunContext, words: tuple[str, ...], column: str, used: set[str],
                limit: tuple[str | None, str], depth: int = 0, *, count: bool,
-               sibling: str | None = None, unit: str | None = None, same: list[Hop] = ()
+               sibling: str | None = None, unit: str | None = None, same: list[Hop] = (), by_tool: bool = False
                ) -> list[tuple[list[Hop], str | None]]:
         """Every chain of hops from ``column`` to the amounts the words name: a number column (summed); with
         ``count``, a tool whose rows they name (counted: "more enrolments"). The words naming the compared things
@@ -248,8 +249,8 @@ class LimitComposer:
             nums = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
             named = naming.best_named(words, nums) or naming.label_named(words, [spec], nums) or \
                 naming.unit_named(words, ctx, [hop.tool], nums)
-            if not named and not count and any(word_match(w, t) for w in words for t in naming.tool_name(spec)
-                                               if t != "get"):
+            if not named and not count and by_tool and any(word_match(w, t) for w in words
+                                                           for t in naming.tool_name(spec) if t != "get"):
                 # the words name the tool ("its overtime cap": get_station_overtime), whose amount it declares
                 named = [c for c in naming.role_columns(spec, "amount") if c in nums]
             if unit is not None:

@@ -426,9 +426,10 @@ class _Reader:
         # "who", "what is the X", "which of the X" (a question word, not a relative pronoun: "the X who ...")
         for t in w:
             if t.lemma in ("who", "whom", "what", "which") and t.tag in ("WP", "WDT") and self._opens(t.i):
-                if t.lemma in ("what", "which"):
+                # ("Who is the publisher of X?": the publisher, a noun that names what the answer is)
+                if t.lemma in ("what", "which", "who"):
                     target = self._copula_subject(t)
-                    if target is not None:
+                    if target is not None and (t.lemma != "who" or self.phrases[target].entity is None):
                         return "wh", t.lemma, target
                     of = next((self.by_token.get(g) for c in self.kids(t.i, "prep") if w[c].lemma == "of"
                                for g in self.kids(c, "pobj")), None)
