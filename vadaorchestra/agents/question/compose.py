@@ -373,10 +373,6 @@ class Composer:
             if sub:  # "Which genres sit beneath X?": the subgenres (a subgenre is a genre)
                 named, asked = sub[:1], sub[0]
                 fit += 1
-            if not named and phrase[-1] in P.PEOPLE and (thing := naming.thing(spec)) is not None:
-                # "How many people work at X?": the things the tool lists, if they are people (their values are
-                # read at synthesis: people's names, or no answer)
-                named, asked, people = [thing], thing, True
             if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the
                 # bank lends to"): its first string column
@@ -394,6 +390,10 @@ class Composer:
                     others = tuple(w for w in fr.words if w not in phrase)
                     choices = tuple(c for c in own if c == own[0] or not naming.named(others, [c]))
                     fit -= 0.5  # a guess: a join that names the column does better
+            if not named and phrase[-1] in P.PEOPLE and (thing := naming.thing(spec)) is not None:
+                # "How many people work at X?" where the tool says nothing of people: the things it lists, if they
+                # are people (their values are read at synthesis: people's names, or no answer)
+                named, asked, people = [thing], thing, True
             if named:
                 fit += max(column_score(phrase, c) for c in named)
             elif fr.who or fr.kind in ("list", "count", "lookup"):
