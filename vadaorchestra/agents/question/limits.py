@@ -169,7 +169,14 @@ class LimitComposer:
                 return max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0]))) if paths else None
 
             found = None
-            for words, count in tries:
+            if limit[0] is None and unit:
+                # an amount the anchor declares in the limit's own unit, in the same rows ("each month's words next
+                # to the monthly word cap"): those rows compare, before any other tool's
+                beside = [c for c in naming.role_columns(spec, "amount") if c != limit[1]
+                          and (spec.get("units") or {}).get(c) == unit]
+                if beside:
+                    found = ([], beside[0])
+            for words, count in tries if found is None else ():
                 found = best(self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling, same=same))
                 if found is not None:
                     break
@@ -327,8 +334,10 @@ class LimitComposer:
         consts: dict[tuple[str, str], str] = {(p.tool, c): format_const(p.params[prm])
                                               for c, prm in anchor.param_columns.items() if prm in p.params}
         prev = p.tool
-        for hop in p.path:  # each hop's key is the previous step's column
+        for hop in p.path:  # each hop's key is the previous step's column (its constant, when it is one)
             names[(hop.tool, hop.key)] = names[(prev, hop.column)]
+            if (prev, hop.column) in consts:
+                consts[(hop.tool, hop.key)] = consts[(prev, hop.column)]
             prev = hop.tool
         if p.limit[0]:
             hop = next(h for h in _joinable(ctx, p.group, {p.tool}) if h.tool == p.limit[0])
@@ -355,11 +364,12 @@ class LimitComposer:
             v = views[t]
             return f"{v.name}({', '.join(consts.get((t, c), names[(t, c)]) for c in v.columns)})"
 
-        if not p.params and p.path:
-            # every thing, its amounts from the hops: the anchor's other columns (each member of a group) would repeat
-            # amounts (amounts in the anchor's own rows keep every column: each row counts once)
-            consts.update({(p.tool, c): "_" for c in anchor.columns
-                           if c not in (p.group, p.limit[1]) and c not in {c for _t, c in shared}})
+        if p.path:
+            # the amounts from the hops: the anchor's other columns (each member of a group, each month of the
+            # thing's own rows) would repeat amounts (amounts in the anchor's own rows keep every column: each row
+            # counts once)
+            consts.update({(p.tool, c): "_" for c in anchor.columns if (p.tool, c) not in consts
+                           and c not in (p.group, p.limit[1]) and c not in {c for _t, c in shared}})
         path_tools = [p.tool, *(h.tool for h in p.path)]
         head_keys = [(t, c) for t in path_tools for c in views[t].columns if (t, c) not in consts]
         head_vars = list(dict.fromkeys(names[k] for k in head_keys))
