@@ -317,7 +317,11 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
         if head.lemma == DO and g is None and verb is not None and head.dep == "aux":
             e, g = verb, verb  # the verb "did" helps, as the parse has it ("did X's crew claim")
         if head.lemma == DO and g is None and 1 < e < len(rest) and rest[e].pos == "NOUN" and rest[e].tag == "NN":
-            g = e  # after "did X" comes the verb, whatever the tagger says ("did X bill claims for")
+            # after "did X" comes the verb, whatever the tagger says ("did X bill claims for"); unless the noun is
+            # the subject of a verb after it ("did the Payments team use": the team is X's, "use" the verb)
+            later = next((x for x in range(e + 1, len(rest)) if rest[x].pos == "VERB" and rest[e].dep == "nsubj"
+                          and rest[e].head == rest[x].i), None)
+            e, g = (later, later) if later is not None else (e, e)
         if head.lemma == DO and g is not None:
             inverted = (e, g)
         elif head.lemma != DO and g is not None and rest[g].tag.startswith("VB"):
@@ -640,6 +644,13 @@ def lint(answer: str, ctx: RunContext) -> list[str]:
     counts = {float(len(v or [])) for v in [ctx.answer_values, *(ctx.answer_parts or [])]}
     counts |= {float(v) for vs in [ctx.answer_values or [], *(ctx.answer_parts or [])] for v in vs or []
                if isinstance(v, int) and not isinstance(v, bool)}
+    # numbers a column without a unit holds too (a limit of 90 sailings, where a crossing also takes 90 min): which
+    # of the two the figure is, the text says, not the value
+    def unitless(c: str) -> bool:
+        return not any(col == c or c.endswith(f"_{col}") for (_p, col) in units)
+
+    plain = {float(f[c]) for view in ctx.answer_predicates() for f in view.facts for c in f
+             if isinstance(f[c], int | float) and not isinstance(f[c], bool) and unitless(c)}
     if units and not answer.startswith("could not answer"):
         for fig in verify.answer_figures(text, ctx):
             u = units.get((fig["predicate"], fig["column"])) or next(
@@ -648,7 +659,7 @@ def lint(answer: str, ctx: RunContext) -> list[str]:
             if u is None or not any(ch.isdigit() for ch in number) or number in names:
                 continue
             try:
-                if float(number.replace(",", "")) in counts:
+                if float(number.replace(",", "")) in counts | plain:
                     continue
             except ValueError:
                 pass
@@ -659,5 +670,7 @@ def lint(answer: str, ctx: RunContext) -> list[str]:
 
 
 def _named_by_noun(question: str, unit: str) -> bool:
-    """ "How many hours ...": the question's noun is the unit, and the restated answer says it."""
-    return re.search(rf"(?<!\w){re.escape(unit)}(?!\w)", question, re.I) is not None
+    """ "How many hours ...": the question's noun is the unit, and the restated answer says it (written out in full
+    for an abbreviated unit: "build minutes" for "min")."""
+    tail = r"[a-z]*" if unit.isalpha() else ""
+    return re.search(rf"(?<!\w){re.escape(unit)}{tail}(?!\w)", question, re.I) is not None
