@@ -319,8 +319,9 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
         if head.lemma == DO and g is None and 1 < e < len(rest) and rest[e].pos == "NOUN" and rest[e].tag == "NN":
             # after "did X" comes the verb, whatever the tagger says ("did X bill claims for"); unless the noun is
             # the subject of a verb after it ("did the Payments team use": the team is X's, "use" the verb)
-            later = next((x for x in range(e + 1, len(rest)) if rest[x].pos == "VERB" and rest[e].dep == "nsubj"
-                          and rest[e].head == rest[x].i), None)
+            # (a base form, as after "did": not "bill claims for", a plural the tagger took for a verb)
+            later = next((x for x in range(e + 1, len(rest)) if rest[x].pos == "VERB" and rest[x].tag in ("VB", "VBP")
+                          and rest[e].dep == "nsubj" and rest[e].head == rest[x].i), None)
             e, g = (later, later) if later is not None else (e, e)
         if head.lemma == DO and g is not None:
             inverted = (e, g)
