@@ -757,18 +757,11 @@ class _Framer:
                     w[t.i - 1].text == ",":
                 # ", including journeys with a change of ferry": what the answer takes in besides, not a
                 # restriction (nor a thing the question names: "including Low Brass" is one)
-                below = [x for x in self._subtree_of(t.i) if x != t.i]
+                below = [x for x in self._below(t.i) if x != t.i]
                 if below and not any(w[x].entity for x in below):
                     out |= {t.i, *below}
         return out
 
-    def _subtree_of(self, i: int) -> list[int]:
-        out, todo = [], [i]
-        while todo:
-            n = todo.pop()
-            out.append(n)
-            todo += [x.i for x in self.w if x.head == n and x.i != n]
-        return sorted(out)
 
     def _through(self, t: P.Word) -> tuple[P.Word | None, tuple[int, ...]]:
         """The things a chain goes through ("through other substations", "via its sub-systems", "through one of its
