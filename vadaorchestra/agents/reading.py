@@ -10,6 +10,8 @@ policy meant them, so a question read one way and computed another is refused:
   companies is X a minority shareholder of?" is not answered from X's own shareholders);
 - **items**: "the three largest" gives three values (fewer only when fewer exist);
 - **measure**: a superlative orders by what its words name ("the most appointments" is no highest fee);
+- **limit measure**: a limit in whole things is passed by a count, or by a sum of what the question or the limit
+  names ("its annual loan quota" is not passed by a sum of the loans' days);
 - **kinds**: a kind the question names ("districts", "class A hotels") restricts the computation when the catalog
   has a column holding it;
 - **parts**: each clause of a question of several parts is answered;
@@ -25,8 +27,10 @@ from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
-from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, terms, word_match
-from vadaorchestra.agents.verify import aggregates, derivation_constants, used_constants
+from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
+from vadaorchestra.agents.question.naming import CAP_WORDS, column_unit
+from vadaorchestra.agents.verify import _rules, aggregates, derivation_constants, used_constants
+from vadaorchestra.datalog import ast as A
 
 
 def check_reading(answer: str, ctx: RunContext) -> list[str]:
@@ -35,7 +39,8 @@ def check_reading(answer: str, ctx: RunContext) -> list[str]:
     results: list[dict[str, Any]] = []
     problems: list[str] = []
     for name, check in (("relations", _relations), ("steps", _unasked), ("entities", _entities),
-                        ("direction", _direction), ("items", _items), ("measure", _measure), ("kinds", _kinds),
+                        ("direction", _direction), ("items", _items), ("measure", _measure),
+                        ("limit measure", _limit_measure), ("kinds", _kinds),
                         ("parts", _parts),
                         ("words", _words)):
         found = check(fr, ctx)
@@ -91,6 +96,10 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if fr.limit or fr.analysis:
         return []  # a check of limits expands over every entity of the measure (their groups, their profiles)
     said = set(fr.words) - {fr.asked_head} - OPERATION_WORDS
+    # the thing asked said as a relation to other things ("the shareholders of the companies that supply X"): a
+    # relational noun, which names the tool relating them
+    said |= {fr.asked_head for r in fr.relations if fr.asked_head and r.via == "noun" and "of" in r.words
+             and fr.asked_head in r.words and r.target_entity is None}
     out = []
     for call in ctx.executed.values():
         if call.level != "high" or not any(isinstance(v, dict) for v in call.params.values()):
@@ -104,7 +113,8 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         held = {c for name in over if name in ctx.predicates for c in ctx.predicates[name].columns}
         kinds = {w for e in fr.kinds if any(c.rsplit(".", 1)[-1] in held for c in e.columns) for w in terms(e.value)}
         spoken = relations.named_by(spec) | terms(spec.get("description", ""))
-        if not any(word_match(w, x) for w in said | kinds for x in spoken):
+        if not any(word_match(w, x) for w in said | kinds for x in spoken) and \
+                not any(frame.compound_placed(w, spoken) for w in said):
             out.append(f"the computation joins {call.tool} ({spec.get('description', '').split(':')[0]}), which no "
                        f"word of the question asks for")
     return out
@@ -221,6 +231,90 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         if func in ("max", "min") and column and not any(word_match(w, t) for w in measure for t in terms(column)):
             out.append(f"the question's '{fr.superlative or func}' measures {' '.join(measure)!r}, and the "
                        f"computation takes the {'highest' if func == 'max' else 'lowest'} {column}")
+    return list(dict.fromkeys(out))
+
+
+def _divisors(expr: Any) -> list[A.Var]:
+    """The variables an expression divides by."""
+    if isinstance(expr, A.BinOp):
+        return (A.expr_vars(expr.right) if expr.op == "/" else []) + _divisors(expr.left) + _divisors(expr.right)
+    return []
+
+
+def _tool_column(ctx: RunContext, pred: str, i: int, depth: int = 0) -> tuple[dict[str, Any], str] | None:
+    """The tool and output column the ``i``-th argument of ``pred`` holds, through synthesized rules that copy it
+    ("whole(V) :- branch_profile(X, _, V)": the profile's annual_loan_quota); None when it is computed."""
+    view = ctx.predicates.get(pred)
+    if view is None or depth > 4:
+        return None
+    spec = ctx.tools.get(view.tool or "")
+    if spec:
+        return (spec, view.columns[i]) if i < len(view.columns) else None
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            head = rule.head[0] if rule.head else None
+            if head is None or head.pred != pred or i >= len(head.args) or not isinstance(head.args[i], A.Var):
+                continue
+            for atom in (x for x in rule.body if isinstance(x, A.Atom)):
+                for k, t in enumerate(atom.args):
+                    if isinstance(t, A.Var) and t.name == head.args[i].name:
+                        return _tool_column(ctx, atom.pred, k, depth + 1)
+    return None
+
+
+def _limit_measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A limit in whole things (a whole-number column with no unit: "its annual loan quota") is passed, or taken a
+    share of, by a number of things, or by a sum of things the question or the limit's own name says ("its monthly
+    hours cap": the hours booked): a sum of a quantity in a unit neither says (the loans' days), or a count of rows
+    that each carry the quantity the limit is of (the bookings, against an hour cap), answers a question nobody
+    asked."""
+    if not (fr.limit or fr.share):
+        return []
+    limits = set()
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            compared = {v.name for c in rule.body if isinstance(c, A.Comparison) and s.kind == "threshold_check"
+                        for v in [*A.expr_vars(c.left), *A.expr_vars(c.right)]}
+            compared |= {v.name for c in rule.body if isinstance(c, A.Assignment) and fr.share
+                         for v in _divisors(c.value)}
+            for atom in (x for x in rule.body if isinstance(x, A.Atom)):
+                for i, t in enumerate(atom.args):
+                    if not (isinstance(t, A.Var) and t.name in compared):
+                        continue
+                    found = _tool_column(ctx, atom.pred, i)
+                    if found is not None:
+                        spec, col = found
+                        types = {c["name"]: c["type"] for c in spec.get("schema", [])}
+                        if types.get(col) == "int" and col not in (spec.get("units") or {}):
+                            limits.add(col)
+    if not limits:
+        return []
+    said = set(fr.words) | {w for col in limits for w in terms(col)}
+    out = []
+    for func, _pred, column, _others, _words in aggregates(ctx):
+        if func not in ("sum", "msum") or not column:
+            continue
+        # (a quantity in a unit neither says: the loans' days, "the loan period in days")
+        unit = column_unit(column, ctx)
+        if unit and not any(word_match(stem(x), w) for x in terms(unit) | {unit.lower()} for w in said):
+            out.append(f"the question measures against {', '.join(sorted(limits))} (a number of things), and the "
+                       f"computation sums {column}, in {unit}, which neither the question nor the limit names")
+    # and a count of rows that each carry the quantity the limit is of ("its monthly hour cap" against the number of
+    # monthly rows of booked hours): the limit is in that quantity, not in rows
+    limit_words = {w for col in limits for w in terms(col)} - CAP_WORDS
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            if not any(isinstance(x, A.Assignment) and isinstance(x.value, A.Aggregate) and
+                       x.value.func in ("count", "mcount") for x in rule.body):
+                continue
+            for atom in (x for x in rule.body if isinstance(x, A.Atom)):
+                view = ctx.predicates.get(atom.pred)
+                carried = [c for c in (view.typed("int", "float") if view else [])
+                           if c not in limits and c.split("_")[-1].isalpha()
+                           and any(word_match(stem(c.split("_")[-1]), w) for w in limit_words)]
+                if carried:
+                    out.append(f"the question measures against {', '.join(sorted(limits))}, and the computation "
+                               f"counts rows of {atom.pred}, each of which carries {carried[0]}")
     return list(dict.fromkeys(out))
 
 

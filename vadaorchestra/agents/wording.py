@@ -180,9 +180,13 @@ class _Asked:
         head = next((k for k, t in enumerate(words) if t.pos in ("NOUN", "PROPN") and
                      (k + 1 == len(words) or words[k + 1].pos not in ("NOUN", "PROPN") and words[k + 1].tag != "POS")),
                     None)
+        # a share of what follows "of" agrees with it ("87.5 % of the seats are", "59.4 % of X's rating is")
+        self.of_plural = False
         if words and words[0].lemma == "of":  # "How much of X's net assets ...": no noun, a part of what follows
             head = None
             self.after_of = _text(p, [t for t in toks if t.i >= words[0].i])
+            self.of_plural = next((t.tag in ("NNS", "NNPS") for t in reversed(toks) if t.pos in ("NOUN", "PROPN")),
+                                  False)
         self.noun = _text(p, words[:head + 1]) if head is not None else ""
         # what follows the noun as written, determiners kept ("of the seats of X")
         if head is not None:
@@ -304,6 +308,8 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
     asked = _Asked(p, w[k:j])
     filler, tail = asked.filler(names, value, n, number)
     n_agree = n if value is None or asked.noun else 1
+    if number is not None and number[0].endswith("%") and asked.after_of and not asked.noun:
+        n_agree = 2 if asked.of_plural else 1
     rest = w[j:]
     head = rest[0]
     if head.lemma == "be" and len(rest) > 1 and rest[1].text.lower() == "there":  # "How many X are there ...?"

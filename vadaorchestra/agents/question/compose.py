@@ -163,6 +163,7 @@ class Composer:
             # controlled by X"), not one whose words merely add up ("shippers that sent freight out of X" is the
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
+        wide = sorted(found, key=lambda q: -q.score)  # (for the fallbacks: see below)
         found = self._head_named(ctx, fr, found)
         if fr.direct is False:
             # "X's smartphones, counting the lines of all its sub-accounts": a tool that follows the chain from X
@@ -180,7 +181,10 @@ class Composer:
         self.alternatives = [q for q in found[1:] if q.tool == best.tool and q.params == best.params]
         # and queries of other tools alone, in case a kind the question names is not among the best one's rows
         # ("Which stations belong to X?": X's own profile holds X's type, the areas within X hold the stations)
-        self.fallbacks = [q for q in found[1:] if q.tool != best.tool and q.join is None and q.ref is None]
+        # (a tool the asked phrase's head does not name a column of too: "the depots reachable by a direct lane out
+        # of X", the lanes' destinations, when the reachable depots cannot tell the first level)
+        self.fallbacks = [q for q in [*found[1:], *(q for q in wide if q not in found)]
+                          if q.tool != best.tool and q.join is None and q.ref is None]
         ctx.event("compose", tool=best.tool, params=best.params, join=best.join and best.join.__dict__,
                   filters=best.filters, score=round(best.score, 3))
         if best.every is not None:
@@ -374,6 +378,15 @@ class Composer:
                 named, asked = sub[:1], sub[0]
                 fit += 1
             if not named:
+                # a compound agent noun the tool's description says in words ("shareholders": "the companies or
+                # persons that hold its shares"): the things that tool lists (the joined tool's, when it is that)
+                for sp, besides in ([(ctx.tools[join.tool], join.key)] if join is not None else []) + [(spec, None)]:
+                    if frame.compound_placed(phrase[-1], terms(sp.get("description", ""))) and \
+                            (thing := naming.thing(sp, besides=besides)) is not None:
+                        named, asked = [thing], thing
+                        fit += 1
+                        break
+            if not named:
                 # no column is named so, but the tool says what its things are ("its borrowers, the companies the
                 # bank lends to"): its first string column
                 terms(spec["description"]) | terms(tool)
@@ -553,8 +566,11 @@ class Composer:
         limited = tuple(w for w in naming.seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
         numerator = (naming.best_named(limited, rest) or naming.best_named(words, rest) or [None])[0]
         rtype = next(c["type"] for c in ctx.tools[ref[0]]["schema"] if c["name"] == ref[2]) if ref else None
-        if rtype == "int" and numerator is not None and not naming.head_named(limited + words, [numerator], ctx):
-            numerator = None  # a whole number of things ("its annual loan quota"): the loans counted, not their days
+        if rtype == "int" and numerator is not None and not any(
+                word_match(w, stem(numerator.split("_")[-1])) for w in limited + words):
+            # a whole number of things ("its annual loan quota"): the loans counted, not their days (a quantity in
+            # a unit, "the loan period in days", by its last word, the unit: no count of loans)
+            numerator = None
         if ref is not None:
             elsewhere = [c for c in naming.catalog_numbers(ctx) if c not in rest and c != ref[2]]
             if numerator is None and limited and naming.best_named(limited, elsewhere):
@@ -698,7 +714,8 @@ class Composer:
         view = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
         if view is None or view.cardinality == 0 or not q.join.column:
             return []
-        where = {c: q.params[p] for c, p in ctx.tools[q.tool].get("parameter_columns", {}).items() if p in q.params}
+        where = {c: q.params[p] for c, p in ctx.tools[q.tool].get("parameter_columns", {}).items()
+                 if p in q.params and c != q.join.column}
         form: dict[str, Any] = {"each": f"{view.name}.{q.join.column}"}
         if where:
             form["where"] = where
@@ -712,7 +729,12 @@ class Composer:
             if q.join.column:
                 self.query = q
                 return
-            for col in (c for c in view.typed("string") if c not in view.param_columns):
+            # (its own columns first; then, for a share, the one holding the value it was called for, the same
+            # thing passed on: "How much of X's loan quota have its loans used up?", X's profile joined to X's loans)
+            strings = view.typed("string")
+            same = frame.of(ctx).kind == "share" and q is self.query
+            for col in [c for c in strings if c not in view.param_columns] + \
+                    [c for c in strings if same and c in view.param_columns]:
                 # a few values looked up: one the parameter takes exactly is enough (not every company has an
                 # ultimate controller in the data)
                 sample = sorted({str(f[col]) for f in view.facts if f.get(col) is not None})[:8]
@@ -837,6 +859,10 @@ class Composer:
                             await probe.matching(anchor.name, c, entity) > 0:
                         own = c
                         break
+                if own is None and self._switch(ctx):
+                    # another tool's things, read without a chain ("the hubs reachable by a direct lane out of X":
+                    # the lanes out of X, when the reachable hubs do not say which are one lane away)
+                    return []
                 if own is None:
                     raise ComposeError(f"the question asks for direct relations only, and no column of {anchor.name} "
                                        f"tells the first level of the chain")

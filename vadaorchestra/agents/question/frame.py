@@ -88,12 +88,30 @@ def word_match(a: str, b: str) -> bool:
         return True
     short, long = sorted((a, b), key=len)
     if not long.startswith(short):
-        # a silent final e dropped before a suffix: "tonne"/"tonnage", "lease"/"leasing"
-        return short.endswith("e") and len(short) >= 5 and long.startswith(short[:-1]) and \
-            len(long) - len(short) <= 3
+        # a silent final e dropped before a suffix: "tonne"/"tonnage", "lease"/"leasing"; a final y after a
+        # consonant written i: "supply"/"supplier", "carry"/"carrier"
+        if short.endswith("e") and len(short) >= 5:
+            return long.startswith(short[:-1]) and len(long) - len(short) <= 3
+        return short.endswith("y") and len(short) >= 5 and short[-2] not in "aeiou" and \
+            long.startswith(short[:-1] + "i") and len(long) - len(short) <= 3
     if len(short) >= 4:
         return len(long) - len(short) <= 3
     return len(short) == 3 and long[3:] in ("er", "ers", "ed", "ing")  # "own"/"owner", "buy"/"buyer"
+
+
+def compound_placed(word: str, vocabulary: set[str]) -> bool:
+    """A closed compound whose head is an agent noun ("shareholder": one who holds shares, "bookkeeper"), named by
+    a text that has both its verb and its object ("the companies or persons that hold its shares"). The object has
+    four letters or more and the agent noun five, so that "partnership" or "carpeter" are not read as compounds."""
+    for k in range(4, len(word) - 4):
+        obj, head = word[:k], word[k:]
+        if not any(word_match(stem(obj), v) for v in vocabulary):
+            continue
+        for ending in ("er", "or"):
+            verb = head[:-len(ending)] if head.endswith(ending) else ""
+            if len(verb) >= 3 and any(v in (verb, verb + "e") for v in vocabulary):
+                return True
+    return False
 
 
 def column_score(phrase: tuple[str, ...], column: str) -> int:
@@ -653,6 +671,10 @@ class _Framer:
             named = [x for x in objs if x.i not in numbers and x.pos in ("NOUN", "PROPN")]
             if t.lemma in LIMIT_VERBS and t.pos == "VERB" and named:
                 return t, self._phrase_words(named[0].i), False
+            if t.pos == "VERB" and named and self._names_limit(named[0].i) and any(
+                    x.head == t.i and x.dep == "prt" and x.lemma in ("over", "above", "beyond", "past") for x in w):
+                # a phrasal verb whose particle passes the limit its object names ("have gone over their quota")
+                return t, self._phrase_words(named[0].i), False
             # (not the range of a sum: "summed over all loans", "over every month")
             ranged = t.lemma == "over" and (w[t.head].lemma in ("sum", "total", "add", "average", "aggregate", "count")
                                             or t.i + 1 < len(w) and w[t.i + 1].lemma in ("all", "every", "each"))
@@ -921,6 +943,14 @@ class _Framer:
                                 self.p.phrases[q.possessor] is inner), None)
                     if nxt is not None:
                         return tuple(stem(x) for x in nxt.words)
+        # "How much of X's annual loan quota, as a fraction, ...": the whole is what "how much" is of
+        much = next((t for t in self.w if t.lemma == "much" and t.i > 0 and self.w[t.i - 1].lemma == "how"), None)
+        of = next((t for t in self.w if much is not None and t.head == much.i and t.lemma == "of"), None)
+        obj = next((x for x in self.w if of is not None and x.head == of.i and x.dep == "pobj"), None)
+        if obj is not None and (k := self.p.phrase_of(obj.i)) is not None and \
+                any(ph.lemma in SHARE_NOUNS and self.w[self.w[ph.head].head].lemma == "as" for ph in self.p.phrases):
+            inner = self.p.phrases[k]
+            return tuple(stem(x) for x in inner.words if x != inner.entity)
         return ()
 
     def _preamble(self) -> tuple[str, ...]:
@@ -988,7 +1018,8 @@ class _Framer:
                 continue
             lemma = stem(t.lemma)
             if lemma in grammar or t.lemma in grammar or t.tag in ("JJS", "RBS", "JJR", "RBR") or \
-                    any(word_match(lemma, v) for v in vocabulary) or t.i in conditions or t.i in self.negated or \
+                    any(word_match(lemma, v) for v in vocabulary) or compound_placed(lemma, vocabulary) or \
+                    t.i in conditions or t.i in self.negated or \
                     t.i in self._check_tokens:
                 continue
             if t.dep in ("dobj", "npadvmod") and t.head in placed_verbs:

@@ -115,15 +115,28 @@ def _listed(description: str) -> frozenset[str]:
     out = set()
     if chunks and chunks[0].start == 0:  # the description starts with what it lists
         out.add(stem(chunks[0].root.lemma_.lower()))
-    colon = next((t.i for t in doc if t.text == ":"), None)
+    colon = next((t.i for t in doc if ":" in t.text and t.pos_ == "PUNCT"), None)  # (also "):" as one token)
     for c in chunks:
         if colon is not None and c.start > colon:
             out.add(stem(c.root.lemma_.lower()))
             break
     out |= {stem(c.root.lemma_.lower()) for c in chunks if any(t.lower_ in ("each", "every") for t in c)}
+    # (the parser leaves out of its noun chunks a phrase it could not attach: "Direct lanes out of a depot: each
+    # depot it has ...", read as a fragment, has no chunk at its start nor at "each depot"; the nouns themselves)
+    for start in [0] + ([colon + 1] if colon is not None else []):
+        run = []
+        for t in doc[start:]:
+            if t.pos_ not in ("DET", "ADJ", "NOUN", "PROPN") or (t.pos_ == "DET" and run):
+                break
+            run.append(t)
+        if run and run[-1].pos_ == "NOUN":
+            out.add(stem(run[-1].lemma_.lower()))
+    out |= {stem(t.lemma_.lower()) for t in doc if t.pos_ == "NOUN" and any(
+        c.lower_ in ("each", "every") and c.dep_ == "det" for c in t.children)}
     # what they are called besides ("its borrowers, the companies the bank lends to")
+    # (right after it: "its borrowers, the companies ..."; not a phrase the parser hung on a noun far before it)
     out |= {stem(c.root.lemma_.lower()) for c in chunks if c.root.dep_ in ("appos", "conj")
-            and stem(c.root.head.lemma_.lower()) in out}
+            and stem(c.root.head.lemma_.lower()) in out and 0 < c.start - c.root.head.i <= 3 and c.root.pos_ == "NOUN"}
     return frozenset(w for w in out if w.isalpha() and w not in frame.STOPWORDS)
 
 
@@ -144,13 +157,28 @@ def tool_words(spec: dict[str, Any]) -> set[str]:
                            *(c["name"] for c in spec["schema"])]))
 
 
+def _units(ctx: RunContext | None) -> set[str]:
+    """The units the catalog speaks of: declared (``@unit``), or written "in <unit>" in a tool's description."""
+    specs = list(ctx.tools.values()) if ctx else []
+    return {w.lower() for spec in specs for w in re.findall(r"\bin\s+([A-Za-z]+)", spec["description"])} | \
+        {u.lower() for spec in specs for u in (spec.get("units") or {}).values() if u.isalpha()}
+
+
+def column_unit(column: str, ctx: RunContext) -> str | None:
+    """The unit a number column is in: the one the catalog declares for it, else its name's last word when the
+    catalog speaks of it as a unit ("loan_days": the loan period "in days")."""
+    for spec in ctx.tools.values():
+        if (unit := (spec.get("units") or {}).get(column)):
+            return unit
+    last = column.lower().split("_")[-1]
+    return last if len(last) > 1 and last.isalpha() and any(u.startswith(last) for u in _units(ctx)) else None
+
+
 def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | None = None) -> list[str]:
     """The columns whose head word the words name: "loans" names no loan_days. The head is the last word of the
     name, not a unit the catalog declares (``@unit``) or the tools' descriptions give ("demand_mw": "its demand in
     MW")."""
-    specs = list(ctx.tools.values()) if ctx else []
-    units = {w.lower() for spec in specs for w in re.findall(r"\bin\s+([A-Za-z]+)", spec["description"])} | \
-        {u.lower() for spec in specs for u in (spec.get("units") or {}).values() if u.isalpha()}
+    units = _units(ctx)
 
     def head(c: str) -> str:
         parts = c.lower().split("_")

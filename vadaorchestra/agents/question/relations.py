@@ -111,7 +111,21 @@ def steps(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> list[Ste
             # relations the same tools follow are one step ("the exposure of Bank Gamma to Y", "the demand drawn from
             # the feeders of X")
             groups.setdefault(found, []).append(r)
-    return [Step(tuple(rs), key, attribute=all(by_column(r, tools) for r in rs)) for key, rs in groups.items()]
+    # a relation to an entity that a column of another step's only tool holds is a filter on that tool ("securities
+    # issued by Orion Energy in Delta Balanced Fund's holdings": the holdings' issuer column), not a step of its own
+    only = {next(iter(key)) for key in groups if len(key) == 1}
+    held = {e.value: {c.rsplit(".", 1)[-1] for c in e.columns} for e in fr.entities if not e.kind}
+
+    def filtered(key: frozenset[str], rs: list[Relation]) -> bool:
+        return all(any(t in only and frozenset({t}) != key and held.get(x or "", set()) & _outputs(tools[t])
+                       for t in key for x in (r.source_entity, r.target_entity)) for r in rs)
+    return [Step(tuple(rs), key, attribute=all(by_column(r, tools) for r in rs)) for key, rs in groups.items()
+            if not filtered(key, rs)]
+
+
+def _outputs(spec: Mapping[str, Any]) -> set[str]:
+    params = set(spec.get("parameter_columns") or {})
+    return {c["name"] for c in spec.get("schema", []) if c["name"] not in params}
 
 
 def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> bool:
