@@ -23,7 +23,7 @@ import duckdb
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
-from vadaorchestra.datalog.engines.plan import copied_predicates, unused_predicates
+from vadaorchestra.datalog.engines.plan import aggregate_keys, copied_predicates, unique_rows, unused_predicates
 from vadaorchestra.datalog.engines.store import RelationStore
 from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import (
@@ -405,6 +405,13 @@ class Run:
         others = [(r, h) for r in stratum.rules for h in r.rule.head if h.pred == head.pred and h is not head]
         return all(not r.existentials and _disjoint(ri, head, r, h) for r, h in others)
 
+    def keys(self, stratum: Stratum) -> dict[str, tuple[int, ...]]:
+        """For the rounds of recursive ``stratum``: the columns no two rows of a relation agree on, per predicate
+        (:func:`~vadaorchestra.datalog.engines.plan.unique_rows`): its aggregates' group columns, every column of
+        a set."""
+        sets = {p: tuple(range(i.arity)) for p, i in self.a.predicates.items() if p in self.sets}
+        return sets | aggregate_keys(self.a, stratum)
+
     @functools.cached_property
     def aggregated(self) -> frozenset[str]:
         """The predicates aggregate rules define (their tuples are replaced, not only added)."""
@@ -416,12 +423,22 @@ class Run:
         preds = list(stratum.preds)
         infos = self.a.predicates
         plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
-        selects: dict[str, list[tuple[str, RuleInfo, bool]]] = {p: [] for p in preds}  # (sql, rule, unchecked)
+        if stratum.recursive and deltas is None:  # a stratum's relations hold their facts only: a rule reading one
+            plain = [ri for ri in plain  # without facts derives nothing yet (company control: a statement and an
+                     if not any(a.pred in preds and not self.a.facts.get(a.pred) for a in ri.positives)]  # insert)
+        keys = self.keys(stratum) if stratum.recursive else {}
+        # (sql, rule, unchecked: every tuple is new, unique: no tuple twice)
+        selects: dict[str, list[tuple[str, RuleInfo, bool, bool]]] = {p: [] for p in preds}
         for ri in plain:
             for tables, negs, k in self.occurrences(ri, stratum, deltas):
                 for head in ri.rule.head:
-                    fresh = k is not None and stratum.recursive and self.always_new(ri, head, k, stratum)
-                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri, fresh))
+                    types = infos[head.pred].types
+                    # the first round's relations hold their facts only: without facts every tuple is new
+                    fresh = stratum.recursive and (self.always_new(ri, head, k, stratum) if k is not None
+                                                   else not self.a.facts.get(head.pred))
+                    unique = stratum.recursive and unique_rows(ri, head, types, [infos[a.pred].types for a in ri.positives],
+                                                               [keys.get(a.pred) for a in ri.positives])
+                    selects[head.pred].append((S.rule_sql(ri, head, types, tables, negs), ri, fresh, unique))
         new: dict[str, str] | None = None
         sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
@@ -432,20 +449,23 @@ class Run:
         for p in preds:
             full = self.tables.get(p, "")  # none yet: deferred
             parts = selects[p]
-            rules = list({ri.index: ri for _, ri, _k in parts}.values())
+            rules = list({ri.index: ri for _, ri, _f, _u in parts}.values())
             label, span = (S.rule_label(rules[0]), rules[0].span) if len(rules) == 1 else (f"rules for {p!r}", None)
             summed = [self.inlined[a.pred] for ri in rules for a in ri.positives
                       if a.pred in self.inlined and deltas is not None and deltas.get(a.pred, (0, None))[0]]
             if summed:  # the statement computes an inlined aggregate: errors of its sum name that rule
                 label, span = S.rule_label(summed[0]), summed[0].span
-            union = " UNION ".join(f"({sql})" for sql, _, _k in parts)
+            union = " UNION ".join(f"({sql})" for sql, *_ in parts)
             if new is not None:
                 if parts:  # the parts that can repeat a tuple, checked against the relation in one anti-join
-                    checked = [sql for sql, _, fresh in parts if not fresh]
-                    queries = [f"(SELECT DISTINCT * FROM ({sql}))" for sql, _, fresh in parts if fresh]
+                    # several parts: the UNION removes duplicates; one: a DISTINCT, unless it derives none
+                    alone = len(parts) == 1 and not parts[0][3]
+                    checked = [sql for sql, _, fresh, _u in parts if not fresh]
+                    queries = [f"(SELECT DISTINCT * FROM ({sql}))" if alone else f"({sql})"
+                               for sql, _, fresh, _u in parts if fresh]
                     if checked:
                         union_checked = " UNION ".join(f"({q})" for q in checked)
-                        queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity)})")
+                        queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity, distinct=alone)})")
                     sizes[p] = self.store.create(new[p], " UNION ".join(queries), label, span)
                 else:  # no table until a chase or an aggregate adds to it: most rounds of a long cycle add nothing
                     sizes[p] = 0  # to most of its predicates (company control: 2 of 3 in every round)
