@@ -147,6 +147,7 @@ class Run:
         self.unused: set[str] = set()  # derived predicates nothing kept depends on, not computed (plan_views)
         self.copies: dict[str, str] = {}  # predicate -> the one it copies, read in its place (plan_views)
         self.slots: set[str] = set()  # the names round() gives its new tables, by turns
+        self.memo: dict[tuple, object] = {}  # SQL text made for a rule and the relations it reads (cached)
 
     def prepare(self, kept: set[str]) -> None:
         """Plan the evaluation before anything is loaded; ``kept`` are the predicates returned or materialized."""
@@ -405,17 +406,44 @@ class Run:
         others = [(r, h) for r in stratum.rules for h in r.rule.head if h.pred == head.pred and h is not head]
         return all(not r.existentials and _disjoint(ri, head, r, h) for r, h in others)
 
+    def cached(self, key: tuple, make: Callable[[], object]) -> object:
+        """``make()``, made once per ``key``: SQL text and what a rule's variant is, which depend only on the rule and
+        the names of the relations it reads. A round reads the relations the round before last read (its deltas
+        take turns in two names), so from the third round on each statement's text is made already (company
+        control: 46 rounds, a third of the run's Python)."""
+        try:
+            return self.memo[key]
+        except KeyError:
+            value = self.memo[key] = make()
+            return value
+
     def keys(self, stratum: Stratum) -> dict[str, tuple[int, ...]]:
         """For the rounds of recursive ``stratum``: the columns no two rows of a relation agree on, per predicate
         (:func:`~vadaorchestra.datalog.engines.plan.unique_rows`): its aggregates' group columns, every column of
         a set."""
-        sets = {p: tuple(range(i.arity)) for p, i in self.a.predicates.items() if p in self.sets}
-        return sets | aggregate_keys(self.a, stratum)
+        def make() -> dict[str, tuple[int, ...]]:
+            sets = {p: tuple(range(i.arity)) for p, i in self.a.predicates.items() if p in self.sets}
+            return sets | aggregate_keys(self.a, stratum)
+
+        return self.cached(("keys", stratum.preds), make)  # type: ignore[return-value]
 
     @functools.cached_property
     def aggregated(self) -> frozenset[str]:
         """The predicates aggregate rules define (their tuples are replaced, not only added)."""
         return frozenset(r.rule.head[0].pred for st in self.a.strata for r in st.rules if r.aggregate is not None)
+
+    def variant(self, stratum: Stratum, ri: RuleInfo, head: A.Atom, k: int | None, tables: list[str],
+                negs: list[str], keys: Mapping[str, tuple[int, ...]]) -> tuple[str, bool, bool]:
+        """The SELECT of plain rule ``ri``'s ``head`` on ``tables`` (positive atom ``k`` reading a delta, None in
+        the first round), whether every tuple it gives is new (no check needed) and whether it gives none twice."""
+        types = self.a.predicates[head.pred].types
+        # the first round's relations hold their facts only: without facts every tuple is new
+        fresh = stratum.recursive and (self.always_new(ri, head, k, stratum) if k is not None
+                                       else not self.a.facts.get(head.pred))
+        unique = stratum.recursive and unique_rows(ri, head, types, [self.a.predicates[a.pred].types
+                                                                     for a in ri.positives],
+                                                   [keys.get(a.pred) for a in ri.positives])
+        return S.rule_sql(ri, head, types, tables, negs), fresh, unique
 
     def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
         """One round of a stratum. Non-recursive strata insert straight into their relations; recursive ones also
@@ -431,14 +459,11 @@ class Run:
         selects: dict[str, list[tuple[str, RuleInfo, bool, bool]]] = {p: [] for p in preds}
         for ri in plain:
             for tables, negs, k in self.occurrences(ri, stratum, deltas):
-                for head in ri.rule.head:
-                    types = infos[head.pred].types
-                    # the first round's relations hold their facts only: without facts every tuple is new
-                    fresh = stratum.recursive and (self.always_new(ri, head, k, stratum) if k is not None
-                                                   else not self.a.facts.get(head.pred))
-                    unique = stratum.recursive and unique_rows(ri, head, types, [infos[a.pred].types for a in ri.positives],
-                                                               [keys.get(a.pred) for a in ri.positives])
-                    selects[head.pred].append((S.rule_sql(ri, head, types, tables, negs), ri, fresh, unique))
+                for h, head in enumerate(ri.rule.head):
+                    sql, fresh, unique = self.cached(  # type: ignore[misc]
+                        ("rule", ri.index, h, k, *tables, "not", *negs),
+                        functools.partial(self.variant, stratum, ri, head, k, tables, negs, keys))
+                    selects[head.pred].append((sql, ri, fresh, unique))
         new: dict[str, str] | None = None
         sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
@@ -589,8 +614,9 @@ class Run:
         transient = new is not None and head in self.transient
         touched = (self.touched_groups(ri, changes, inline=transient)
                    if new is not None and deltas is not None else None)
-        select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
-                                 groups_in=touched[0] if touched else None)
+        groups_in = touched[0] if touched else None
+        select = self.cached(("aggregate", ri.index, groups_in, *tables, "not", *negs), lambda: S.aggregate_sql(
+            ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets), groups_in=groups_in))
         full = self.tables.get(head, "")  # none yet: deferred
         label = S.rule_label(ri)
         if transient:  # its one rule: nothing else made this round's table
@@ -653,19 +679,26 @@ class Run:
             columns.append(at[0])
         if not columns:
             return None
-        parts = []
-        for k, table in changes:
-            tables, negs = self.rule_tables(ri, None, None)
-            tables[k] = table
-            body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
-            cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
-            parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
-        if not parts:
+        if not changes:
             return None
+
+        full, negs = self.rule_tables(ri, None, None)
+
+        def make() -> str:
+            parts = []
+            for k, table in changes:
+                tables = list(full)
+                tables[k] = table
+                body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
+                cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
+                parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
+            return " UNION ".join(parts)
+
+        union = self.cached(("touched", ri.index, *(x for c in changes for x in c), *full, "not", *negs), make)
         if inline:  # read once: a subquery, not a table
-            return f"({' UNION '.join(parts)})", columns
+            return f"({union})", columns
         table = self.store.temp(f"{head.pred}_touched")
-        self.store.create(table, " UNION ".join(parts), S.rule_label(ri), ri.span, replace=True)
+        self.store.create(table, union, S.rule_label(ri), ri.span, replace=True)
         return table, columns
 
     def replace_groups(self, head: str, fresh: str, new: dict[str, str], columns: list[int], touched: str) -> None:
