@@ -85,6 +85,69 @@ def test_aggregates_in_recursion_give_what_the_reference_evaluator_gives(engine)
     assert total == sorted(evaluate(parse(CONTROL_LIKE))["total"])
 
 
+
+# --- a round's new tuples are made distinct only where a rule can derive one twice
+REPEATS = """
+r(X, Z) :- t(X, Z).
+r(X, Z) :- r(X, Y), r(Y, Z).
+@output("r").
+"""
+
+
+def _unique(text: str) -> list[bool]:
+    """Per plain rule of the recursive strata, in order: whether the rounds take its rows as free of duplicates."""
+    import duckdb
+
+    from vadaorchestra.datalog.api import validate
+    from vadaorchestra.datalog.engines.duckdb_engine import DuckDBEngine
+    from vadaorchestra.datalog.engines.plan import unique_rows
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (a BIGINT, b BIGINT)")
+    analysis = validate(parse(text), connection=con)
+    run_ = DuckDBEngine(con).new_run(analysis, {}, 1)
+    run_.prepare(set(analysis.outputs))
+    out = []
+    for stratum in analysis.strata:
+        if not stratum.recursive:
+            continue
+        keys = run_.keys(stratum)
+        for ri in stratum.rules:
+            if ri.aggregate is None:
+                head = ri.rule.head[0]
+                out.append(unique_rows(ri, head, analysis.predicates[head.pred].types,
+                                            [analysis.predicates[a.pred].types for a in ri.positives],
+                                            [keys.get(a.pred) for a in ri.positives]))
+    return out
+
+
+def test_rows_of_a_rule_are_taken_as_distinct_only_when_the_head_fixes_each_row_read():
+    # control(X, Y) reads one row of total per group (X, Y); cs reads own, facts: a set, every column copied
+    assert _unique(CONTROL_LIKE + '@output("control").') == [True, True, True]
+    # total read for a group column the head drops, own for an anonymous column: the same head from several rows
+    projected = CONTROL_LIKE.replace("control(X, Y) :- total(X, Y, S), S > 0.5.",
+                                     "control(X, Y) :- total(X, Z, S), own(Z, Y, _), S > 0.3.")
+    assert _unique(projected + '@output("control").') == [True, True, False]
+    # a table of the database may repeat a row; r(X, Z) from r(X, Y), r(Y, Z) repeats X, Z over every Y
+    assert _unique(REPEATS) == [False, False]
+
+
+def test_rounds_make_distinct_what_a_rule_can_derive_twice(engine):
+    import duckdb
+
+    projected = CONTROL_LIKE.replace("control(X, Y) :- total(X, Y, S), S > 0.5.",
+                                     "control(X, Y) :- total(X, Z, S), own(Z, Y, _), S > 0.3.")
+    text = projected + '@output("control"). @output("cs").'
+    expected = evaluate(parse(text))
+    result = run(text, engine=engine)
+    for pred in ("control", "cs"):
+        assert result.rows(pred) == sorted(expected[pred]), pred
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (a BIGINT, b BIGINT)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", T_ROWS)
+    facts = "".join(f"t({a}, {b}).\n" for a, b in T_ROWS)
+    assert run(REPEATS, database=con, engine=engine).rows("r") == sorted(evaluate(parse(facts + REPEATS))["r"])
+
 # --- linear recursion over several predicates: one recursive CTE over a relation tagged by predicate
 CLASSES = """
 member(1, 10). member(2, 10). advisor(3, 1). teaches(4, 7). course(7). banned(2).

@@ -83,14 +83,14 @@ def database_schemas(con: duckdb.DuckDBPyConnection, names: set[str] | None = No
     """Types and column names of the tables (and views) in the database's main schema, optionally only ``names``."""
     from vadaorchestra.datalog.engines.duckdb_engine import our_type
 
-    # duckdb_columns(), not information_schema.columns: the same rows (views too), 1.5 ms against 3-9 ms per run
-    rows = con.execute(
-        "SELECT table_name, column_name, data_type FROM duckdb_columns() "
-        "WHERE schema_name = 'main' AND database_name = current_database() ORDER BY table_name, column_index"
-    ).fetchall()
+    # duckdb_columns(), not information_schema.columns: the same rows (views too), 1.5 ms against 3-9 ms per run;
+    # sorted here, not by an ORDER BY: a process's first sort costs DuckDB 3 ms of CPU more (company control)
+    rows = sorted(con.execute(
+        "SELECT table_name, column_index, column_name, data_type FROM duckdb_columns() "
+        "WHERE schema_name = 'main' AND database_name = current_database()").fetchall())
     types: dict[str, list[str]] = {}
     cols: dict[str, list[str]] = {}
-    for table, column, dtype in rows:
+    for table, _index, column, dtype in rows:
         if names is not None and table not in names:
             continue
         types.setdefault(table, []).append(our_type(dtype))

@@ -299,33 +299,91 @@ def _fast_facts(text: str, lines: A.LineIndex) -> list[tuple[int, int, A.FactBlo
     return out
 
 
-# Plain rules and annotations without lark: a rule of one head atom whose body is atoms and negated atoms, every
-# argument a variable or a constant (LUBM's 86 rules, most rules of a catalog), or an annotation of constants. Such
-# a statement is matched by one regex, its tokens read by a second, and its nodes and spans made as lark's builder
-# makes them (tests/test_fast_facts.py compares both); anything else (expressions, several heads, a string with an
-# escape, a line break inside an atom) goes to lark. LUBM: lark took 14 ms to parse, 20 ms in a fresh process with
-# its tables loaded; a program read this way entirely does not load lark at all.
+# Plain rules and annotations without lark: a rule of one head atom whose body is atoms, negated atoms, comparisons
+# of two terms and aggregates of one term (``S = msum(Q, <Z>)``), every argument a variable or a constant (LUBM's 86
+# rules, company control's four, most rules of a catalog), or an annotation of constants. Such a statement is matched
+# by one regex, its tokens read by a second, and its nodes and spans made as lark's builder makes them
+# (tests/test_fast_facts.py compares both); anything else (expressions, several heads, a string with an escape, a
+# line break inside a literal) goes to lark. LUBM: lark took 14 ms to parse, 20 ms in a fresh process with its
+# tables loaded; a program read this way entirely does not load lark at all (company control: 14 ms of CPU in a
+# fresh process, lark's tables loaded and its lexer built, against 0.5 ms).
 _VAR = r"[A-Z_][A-Za-z0-9_]*"
 _TERM = rf"(?:{_VAR}|{_CONST})"
 _ATOM = rf"[a-z][A-Za-z0-9_]*[ \t]*\([ \t]*(?:{_TERM}(?:[ \t]*,[ \t]*{_TERM})*)?[ \t]*\)"
 _GAP = r"(?:\s|%[^\n]*+)*+"  # whitespace and comments, taken whole (no backtracking into them)
-_LITERAL = rf"(?:not\s+{_ATOM}|{_ATOM})"
+_CMP_OPS = r"==|!=|<>|<=|>=|<|>|="  # the longest first, as lark's lexer takes them
+_COMPARISON = rf"{_TERM}[ \t]*(?:{_CMP_OPS})[ \t]*{_TERM}"
+_CONTRIBUTORS = rf"<[ \t]*{_VAR}(?:[ \t]*,[ \t]*{_VAR})*[ \t]*>"
+_AGGREGATE = (rf"{_VAR}[ \t]*=[ \t]*[a-z][A-Za-z0-9_]*[ \t]*\([ \t]*"
+              rf"(?:{_TERM}(?:[ \t]*,[ \t]*{_CONTRIBUTORS})?|{_CONTRIBUTORS})?[ \t]*\)")
+_LITERAL = rf"(?:not\s+{_ATOM}|{_ATOM}|{_AGGREGATE}|{_COMPARISON})"
 _PLAIN = re.compile(rf"{_GAP}(?:{_ATOM}{_GAP}(?::-|<-){_GAP}{_LITERAL}(?:{_GAP},{_GAP}{_LITERAL})*"
                     rf"|@[ \t]*[a-z][A-Za-z0-9_]*[ \t]*\([ \t]*(?:{_CONST}(?:[ \t]*,[ \t]*{_CONST})*)?[ \t]*\))"
                     rf"{_GAP}\.")
-_TOKEN = re.compile(rf'\s+|%[^\n]*|(:-|<-)|({_CONST})|({_VAR})|([a-z][A-Za-z0-9_]*)|([(),.@])')
+_TOKEN = re.compile(rf'\s+|%[^\n]*|(:-|<-)|({_CONST})|({_VAR})|([a-z][A-Za-z0-9_]*)|([(),.@])|({_CMP_OPS})')
 
 
 def _plain(text: str, m: re.Match, lines: A.LineIndex) -> A.Rule | A.Annotation | None:
     """The rule or annotation :data:`_PLAIN` matched, as lark's builder makes it; None for what lark must read (a
     string with an escape, ``not`` naming a predicate)."""
     source = lines.source
-    # (kind, text, start, end); kinds are _TOKEN's groups: 1 arrow, 2 constant, 3 variable, 4 name, 5 punctuation
+    # (kind, text, start, end); kinds are _TOKEN's groups: 1 arrow, 2 constant, 3 variable, 4 name, 5 punctuation,
+    # 6 a comparison's operator (or a contributors' bracket)
     tokens = [(t.lastindex, t.group(t.lastindex), t.start(t.lastindex), t.end(t.lastindex))
               for t in _TOKEN.finditer(text, m.start(), m.end()) if t.lastindex]
 
     def span(start: int, end: int) -> Span:
         return Span(source, *lines.position(start), *lines.position(end))
+
+    def term(k: int) -> A.Term | None:
+        """Token ``k`` as a variable or a constant; None for anything else (or a string with an escape)."""
+        kind, value, a, b = tokens[k]
+        if kind == 3:
+            return A.Var(value, span(a, b))
+        if kind != 2 or (value.startswith('"') and "\\" in value):
+            return None
+        return A.Const(_const_value(value, source, 0), span(a, b))
+
+    def condition(k: int) -> tuple[A.Comparison | A.Assignment | None, int]:
+        """The comparison, assignment or aggregate starting at token ``k`` (as lark's builder makes it: ``V = ...``
+        with ``V`` a named variable is an assignment), and the index of the token after it; None for what lark must
+        read (an aggregate it rejects, a function call, an arrow where an operator should be)."""
+        left, op = term(k), tokens[k + 1]
+        if left is None or op[0] != 6:
+            return None, k
+        start = tokens[k][2]
+        if op[1] == "=" and tokens[k + 2][0] == 4:  # an aggregate
+            name, call = tokens[k + 2][1], tokens[k + 2][2]
+            if name not in A.AGGREGATES or not isinstance(left, A.Var) or left.anonymous:
+                return None, k
+            j, expr, contributors = k + 4, None, None  # after the name and '('
+            if tokens[j][0] in (2, 3):
+                expr = term(j)
+                if expr is None:
+                    return None, k
+                j += 2 if tokens[j + 1][1] == "," else 1
+            if tokens[j][1] == "<":
+                if name not in A.MONOTONIC_AGGREGATES:
+                    return None, k
+                names = []
+                j += 1
+                while tokens[j][1] != ">":
+                    names.append(A.Var(tokens[j][1], span(tokens[j][2], tokens[j][3])))
+                    j += 2 if tokens[j + 1][1] == "," else 1
+                contributors = tuple(names)
+                j += 1
+            if expr is None and name not in ("count", "mcount"):
+                return None, k
+            end = tokens[j][3]  # the call's ')'
+            aggregate = A.Aggregate(name, expr, contributors, span(call, end))
+            return A.Assignment(left, aggregate, span(start, end)), j + 1
+        right = term(k + 2)
+        if right is None:
+            return None, k
+        where = span(start, tokens[k + 2][3])
+        if op[1] == "=" and isinstance(left, A.Var) and not left.anonymous:
+            return A.Assignment(left, right, where), k + 3
+        return A.Comparison(op[1], left, right, where), k + 3
 
     def atom(k: int) -> tuple[A.Atom | None, int]:
         """The atom whose name is token ``k``, and the index of the token after its ')'."""
@@ -350,9 +408,16 @@ def _plain(text: str, m: re.Match, lines: A.LineIndex) -> A.Rule | A.Annotation 
         return None if found is None else A.Annotation(found.pred, found.args, span(tokens[0][2], tokens[-1][3]))
     head, k = atom(0)
     arrow = tokens[k][1]
-    body: list[A.Atom | A.Negation] = []
+    body: list[A.Atom | A.Negation | A.Comparison | A.Assignment] = []
     while head is not None and tokens[k][1] != ".":
         k += 1  # the arrow or ','
+        if tokens[k][0] in (2, 3):
+            literal, after = condition(k)
+            if literal is None:
+                return None
+            body.append(literal)
+            k = after
+            continue
         negated = tokens[k][1] == "not" and tokens[k + 1][0] == 4
         found, after = atom(k + 1 if negated else k)
         if found is None:
@@ -480,9 +545,13 @@ def parse(text: str, source: str = "<program>") -> A.Program:
     """
     try:
         facts = None
-        if text.count("(") > 64:
+        if "(" in text:
             lines = A.LineIndex(source, [0, *(m.end() for m in re.finditer("\n", text))])
             facts = _fast_facts(text, lines)
+            # a small program is read without lark only when it is plain rules and annotations throughout (company
+            # control: lark's tables and lexer cost a fresh process 14 ms of CPU); else lark reads all of it
+            if facts and text.count("(") <= 64 and not _plain_only(text, facts):
+                facts = None
         if facts:
             pieces, at = [], 0
             for start, end, _block in facts:  # blank the run, keeping its lines and its last line's length
@@ -512,6 +581,17 @@ def parse(text: str, source: str = "<program>") -> A.Program:
             raise DatalogSyntaxError(inner.message, [Diagnostic(inner.span, inner.message)], text) from None
         raise
     return A.Program(tuple(statements), source, text)
+
+
+def _plain_only(text: str, facts: list[tuple[int, int, A.FactBlock | A.Rule | A.Annotation]]) -> bool:
+    """Whether the fast path read every statement of ``text`` (nothing but whitespace and comments between them),
+    and none as a block of facts."""
+    at = 0
+    for start, end, node in facts:
+        if isinstance(node, A.FactBlock) or (start > at and _SKIP.fullmatch(text, at, start) is None):
+            return False
+        at = max(at, end)
+    return at >= len(text) or _SKIP.fullmatch(text, at) is not None
 
 
 def _merge(lines: A.LineIndex, statements: list,

@@ -23,7 +23,7 @@ import duckdb
 
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog import sql as S
-from vadaorchestra.datalog.engines.plan import copied_predicates, unused_predicates
+from vadaorchestra.datalog.engines.plan import aggregate_keys, copied_predicates, unique_rows, unused_predicates
 from vadaorchestra.datalog.engines.store import RelationStore
 from vadaorchestra.datalog.validator import Analysis, Bind, PredInfo, RuleInfo, Stratum
 from vadaorchestra.errors import (
@@ -147,6 +147,7 @@ class Run:
         self.unused: set[str] = set()  # derived predicates nothing kept depends on, not computed (plan_views)
         self.copies: dict[str, str] = {}  # predicate -> the one it copies, read in its place (plan_views)
         self.slots: set[str] = set()  # the names round() gives its new tables, by turns
+        self.memo: dict[tuple, object] = {}  # SQL text made for a rule and the relations it reads (cached)
 
     def prepare(self, kept: set[str]) -> None:
         """Plan the evaluation before anything is loaded; ``kept`` are the predicates returned or materialized."""
@@ -405,10 +406,44 @@ class Run:
         others = [(r, h) for r in stratum.rules for h in r.rule.head if h.pred == head.pred and h is not head]
         return all(not r.existentials and _disjoint(ri, head, r, h) for r, h in others)
 
+    def cached(self, key: tuple, make: Callable[[], object]) -> object:
+        """``make()``, made once per ``key``: SQL text and what a rule's variant is, which depend only on the rule and
+        the names of the relations it reads. A round reads the relations the round before last read (its deltas
+        take turns in two names), so from the third round on each statement's text is made already (company
+        control: 46 rounds, a third of the run's Python)."""
+        try:
+            return self.memo[key]
+        except KeyError:
+            value = self.memo[key] = make()
+            return value
+
+    def keys(self, stratum: Stratum) -> dict[str, tuple[int, ...]]:
+        """For the rounds of recursive ``stratum``: the columns no two rows of a relation agree on, per predicate
+        (:func:`~vadaorchestra.datalog.engines.plan.unique_rows`): its aggregates' group columns, every column of
+        a set."""
+        def make() -> dict[str, tuple[int, ...]]:
+            sets = {p: tuple(range(i.arity)) for p, i in self.a.predicates.items() if p in self.sets}
+            return sets | aggregate_keys(self.a, stratum)
+
+        return self.cached(("keys", stratum.preds), make)  # type: ignore[return-value]
+
     @functools.cached_property
     def aggregated(self) -> frozenset[str]:
         """The predicates aggregate rules define (their tuples are replaced, not only added)."""
         return frozenset(r.rule.head[0].pred for st in self.a.strata for r in st.rules if r.aggregate is not None)
+
+    def variant(self, stratum: Stratum, ri: RuleInfo, head: A.Atom, k: int | None, tables: list[str],
+                negs: list[str], keys: Mapping[str, tuple[int, ...]]) -> tuple[str, bool, bool]:
+        """The SELECT of plain rule ``ri``'s ``head`` on ``tables`` (positive atom ``k`` reading a delta, None in
+        the first round), whether every tuple it gives is new (no check needed) and whether it gives none twice."""
+        types = self.a.predicates[head.pred].types
+        # the first round's relations hold their facts only: without facts every tuple is new
+        fresh = stratum.recursive and (self.always_new(ri, head, k, stratum) if k is not None
+                                       else not self.a.facts.get(head.pred))
+        unique = stratum.recursive and unique_rows(ri, head, types, [self.a.predicates[a.pred].types
+                                                                     for a in ri.positives],
+                                                   [keys.get(a.pred) for a in ri.positives])
+        return S.rule_sql(ri, head, types, tables, negs), fresh, unique
 
     def round(self, stratum: Stratum, deltas) -> dict[str, tuple[int, str | None]]:
         """One round of a stratum. Non-recursive strata insert straight into their relations; recursive ones also
@@ -416,12 +451,19 @@ class Run:
         preds = list(stratum.preds)
         infos = self.a.predicates
         plain = [ri for ri in stratum.rules if ri.aggregate is None and not ri.existentials]
-        selects: dict[str, list[tuple[str, RuleInfo, bool]]] = {p: [] for p in preds}  # (sql, rule, unchecked)
+        if stratum.recursive and deltas is None:  # a stratum's relations hold their facts only: a rule reading one
+            plain = [ri for ri in plain  # without facts derives nothing yet (company control: a statement and an
+                     if not any(a.pred in preds and not self.a.facts.get(a.pred) for a in ri.positives)]  # insert)
+        keys = self.keys(stratum) if stratum.recursive else {}
+        # (sql, rule, unchecked: every tuple is new, unique: no tuple twice)
+        selects: dict[str, list[tuple[str, RuleInfo, bool, bool]]] = {p: [] for p in preds}
         for ri in plain:
             for tables, negs, k in self.occurrences(ri, stratum, deltas):
-                for head in ri.rule.head:
-                    fresh = k is not None and stratum.recursive and self.always_new(ri, head, k, stratum)
-                    selects[head.pred].append((S.rule_sql(ri, head, infos[head.pred].types, tables, negs), ri, fresh))
+                for h, head in enumerate(ri.rule.head):
+                    sql, fresh, unique = self.cached(  # type: ignore[misc]
+                        ("rule", ri.index, h, k, *tables, "not", *negs),
+                        functools.partial(self.variant, stratum, ri, head, k, tables, negs, keys))
+                    selects[head.pred].append((sql, ri, fresh, unique))
         new: dict[str, str] | None = None
         sizes: dict[str, int] = {}  # rows of each new table, as the statement that filled it reports them
         if stratum.recursive:
@@ -432,20 +474,23 @@ class Run:
         for p in preds:
             full = self.tables.get(p, "")  # none yet: deferred
             parts = selects[p]
-            rules = list({ri.index: ri for _, ri, _k in parts}.values())
+            rules = list({ri.index: ri for _, ri, _f, _u in parts}.values())
             label, span = (S.rule_label(rules[0]), rules[0].span) if len(rules) == 1 else (f"rules for {p!r}", None)
             summed = [self.inlined[a.pred] for ri in rules for a in ri.positives
                       if a.pred in self.inlined and deltas is not None and deltas.get(a.pred, (0, None))[0]]
             if summed:  # the statement computes an inlined aggregate: errors of its sum name that rule
                 label, span = S.rule_label(summed[0]), summed[0].span
-            union = " UNION ".join(f"({sql})" for sql, _, _k in parts)
+            union = " UNION ".join(f"({sql})" for sql, *_ in parts)
             if new is not None:
                 if parts:  # the parts that can repeat a tuple, checked against the relation in one anti-join
-                    checked = [sql for sql, _, fresh in parts if not fresh]
-                    queries = [f"(SELECT DISTINCT * FROM ({sql}))" for sql, _, fresh in parts if fresh]
+                    # several parts: the UNION removes duplicates; one: a DISTINCT, unless it derives none
+                    alone = len(parts) == 1 and not parts[0][3]
+                    checked = [sql for sql, _, fresh, _u in parts if not fresh]
+                    queries = [f"(SELECT DISTINCT * FROM ({sql}))" if alone else f"({sql})"
+                               for sql, _, fresh, _u in parts if fresh]
                     if checked:
                         union_checked = " UNION ".join(f"({q})" for q in checked)
-                        queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity)})")
+                        queries.append(f"({S.new_tuples_sql(union_checked, full, infos[p].arity, distinct=alone)})")
                     sizes[p] = self.store.create(new[p], " UNION ".join(queries), label, span)
                 else:  # no table until a chase or an aggregate adds to it: most rounds of a long cycle add nothing
                     sizes[p] = 0  # to most of its predicates (company control: 2 of 3 in every round)
@@ -569,8 +614,9 @@ class Run:
         transient = new is not None and head in self.transient
         touched = (self.touched_groups(ri, changes, inline=transient)
                    if new is not None and deltas is not None else None)
-        select = S.aggregate_sql(ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets),
-                                 groups_in=touched[0] if touched else None)
+        groups_in = touched[0] if touched else None
+        select = self.cached(("aggregate", ri.index, groups_in, *tables, "not", *negs), lambda: S.aggregate_sql(
+            ri, info.types, tables, negs, distinct=S.needs_distinct(ri, self.sets), groups_in=groups_in))
         full = self.tables.get(head, "")  # none yet: deferred
         label = S.rule_label(ri)
         if transient:  # its one rule: nothing else made this round's table
@@ -633,19 +679,26 @@ class Run:
             columns.append(at[0])
         if not columns:
             return None
-        parts = []
-        for k, table in changes:
-            tables, negs = self.rule_tables(ri, None, None)
-            tables[k] = table
-            body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
-            cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
-            parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
-        if not parts:
+        if not changes:
             return None
+
+        full, negs = self.rule_tables(ri, None, None)
+
+        def make() -> str:
+            parts = []
+            for k, table in changes:
+                tables = list(full)
+                tables[k] = table
+                body, _env = S.bindings_sql(ri, tables, negs, distinct=False)
+                cols = ", ".join(f"b.{S.quote_ident('v_' + g)} AS g{i}" for i, g in enumerate(ri.group_vars))
+                parts.append(f"SELECT DISTINCT {cols} FROM ({body}) AS b")
+            return " UNION ".join(parts)
+
+        union = self.cached(("touched", ri.index, *(x for c in changes for x in c), *full, "not", *negs), make)
         if inline:  # read once: a subquery, not a table
-            return f"({' UNION '.join(parts)})", columns
+            return f"({union})", columns
         table = self.store.temp(f"{head.pred}_touched")
-        self.store.create(table, " UNION ".join(parts), S.rule_label(ri), ri.span, replace=True)
+        self.store.create(table, union, S.rule_label(ri), ri.span, replace=True)
         return table, columns
 
     def replace_groups(self, head: str, fresh: str, new: dict[str, str], columns: list[int], touched: str) -> None:

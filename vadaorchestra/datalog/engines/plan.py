@@ -4,8 +4,10 @@ it): the predicates nothing kept needs, and the predicates that copy another col
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vadaorchestra.datalog import ast as A
-from vadaorchestra.datalog.validator import Analysis, RuleInfo
+from vadaorchestra.datalog.validator import Analysis, RuleInfo, Stratum
 
 
 def unused_predicates(analysis: Analysis, kept: set[str]) -> set[str]:
@@ -59,4 +61,53 @@ def copied_predicates(analysis: Analysis) -> dict[str, str]:
     return out
 
 
-__all__ = ["copied_predicates", "unused_predicates"]
+def aggregate_keys(analysis: Analysis, stratum: Stratum) -> dict[str, tuple[int, ...]]:
+    """The aggregates of a recursive ``stratum`` whose relation holds one row per group, each with the head columns
+    of its group variables (a key: no two rows agree on them): the head's only rule, no facts, each group variable
+    of the head column's own type (a cast could merge two groups). Every relation the rounds read for it holds one
+    value per group: the whole relation (the values replaced group by group), a round's changed groups, the query
+    that re-sums the touched ones (``Run.inlined``)."""
+    out = {}
+    for ri in stratum.rules:
+        if ri.aggregate is None or len(ri.rule.head) != 1:
+            continue
+        head = ri.rule.head[0]
+        types = analysis.predicates[head.pred].types
+        if analysis.facts.get(head.pred) or sum(h.pred == head.pred for r in stratum.rules for h in r.rule.head) != 1:
+            continue
+        columns = []
+        for g in ri.group_vars:
+            at = [j for j, t in enumerate(head.args) if isinstance(t, A.Var) and t.name == g]
+            if not at or ri.var_types.get(g) != types[at[0]]:
+                break
+            columns.append(at[0])
+        else:
+            out[head.pred] = tuple(columns)
+    return out
+
+
+def unique_rows(ri: RuleInfo, head: A.Atom, head_types: Sequence[str], atom_types: Sequence[Sequence[str]],
+                keys: Sequence[Sequence[int] | None]) -> bool:
+    """Whether plain rule ``ri`` derives each ``head`` tuple from one binding only, so that its SELECT (no DISTINCT,
+    :func:`~vadaorchestra.datalog.sql.rule_sql`) has no duplicate: every positive atom reads a relation without
+    duplicates whose key columns (``keys[i]``: all columns of a set, the group columns of an aggregate; None: the
+    relation may repeat a row) hold constants or variables the head copies at a column of the same type, so that
+    the head's tuple fixes the row of each atom (company control: ``control(X,Y) :- total(X,Y,S), S > 0.5.`` reads
+    one row per group (X,Y) of ``total``)."""
+    at = {}
+    for j, t in enumerate(head.args):
+        if isinstance(t, A.Var) and not t.anonymous:
+            at.setdefault(t.name, j)
+    for atom, types, key in zip(ri.positives, atom_types, keys, strict=True):
+        if key is None:
+            return False
+        for j in key:
+            t = atom.args[j]
+            if isinstance(t, A.Const):
+                continue
+            if not isinstance(t, A.Var) or t.anonymous or t.name not in at or head_types[at[t.name]] != types[j]:
+                return False
+    return True
+
+
+__all__ = ["aggregate_keys", "copied_predicates", "unique_rows", "unused_predicates"]

@@ -293,9 +293,9 @@ class RelationStore:
         """Every table and view of the database's main schema with its columns, read in one query, once."""
         if self.db_columns is None:
             self.db_columns = {}
-            for table, column in self.con.execute(
-                    "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
-                    "AND database_name = current_database() ORDER BY table_name, column_index").fetchall():
+            for table, _index, column in sorted(self.con.execute(  # sorted here: see api.database_schemas
+                    "SELECT table_name, column_index, column_name FROM duckdb_columns() WHERE schema_name = 'main' "
+                    "AND database_name = current_database()").fetchall()):
                 self.db_columns.setdefault(table, []).append(column)
         return self.db_columns
 
