@@ -213,3 +213,14 @@ def test_an_hour_cap_is_passed_by_hours_not_by_rows(rooms, monkeypatch):
     monkeypatch.setattr(limits, "CAP_WORDS", limits.CAP_WORDS | {"hour"})
     result = _ask(question, rooms)
     assert not result.verified and "carries booked_hours" in result.answer, result.answer
+
+
+def test_a_relational_noun_the_catalog_does_not_say_is_not_placed_by_the_tool_called():
+    """"Which genre is the parent of X?" had been answered with X's subgenres and verified: "parent" names nothing in
+    the catalog, and the relation was taken as placed because X was passed to a tool. Which way such a noun points
+    is not known, so the answer is not verified."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "scenarios" / "library_network"
+    result = _ask("Which genre is the parent of Crime and Mystery?", root)
+    assert not result.verified and "'parent'" in result.answer, result.answer

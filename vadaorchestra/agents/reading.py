@@ -425,6 +425,9 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         if len(set(r.words) & set(fr.unplaced)) >= 2:
             continue  # a phrase of words that name nothing is a thing the catalog does not hold ("the geophysical
             # survey of X"), not a paraphrase of a relation the tool follows ("cargo from X")
+        if r.via in ("noun", "possessive", "copula") and set(r.words) & set(fr.unplaced):
+            continue  # a relational noun the catalog does not say ("Which genre is the parent of X?" answered with
+            # X's subgenres): which way it points is not known, whatever tool X was passed to
         if any(e.lower() in params for e in {r.source_entity, r.target_entity} - {None}):
             said |= set(r.words)  # ("Who works in Research?", "courses needed before Spectroscopy")
     # a predicate over an entity the computation used ("How many credits is Signal Processing worth?")
