@@ -419,15 +419,18 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # a verb relating what is asked to an entity a called tool was called for is that tool's relation ("work orders
     # raised against EI-WRD" from get_aircraft_work_orders(EI-WRD)): placed by the tool's signature
     params = used_constants(ctx)  # the entities the computation was called for or filtered on
+    # what is asked is said to be a relational noun the catalog does not say ("Which genre is the parent of X?"
+    # answered with X's subgenres): which way it points is not known, whatever tool X was passed to
+    relational = {w for r in fr.relations if r.asked == "source" and r.via in ("noun", "possessive", "copula")
+                  for w in set(r.words) & set(fr.unplaced)}
     for r in fr.relations:
         if set(r.words) & set(fr.asks_for):
             continue  # the noun asked for ("the annual operating budget of X") is placed by a column, not by X's tool
         if len(set(r.words) & set(fr.unplaced)) >= 2:
             continue  # a phrase of words that name nothing is a thing the catalog does not hold ("the geophysical
             # survey of X"), not a paraphrase of a relation the tool follows ("cargo from X")
-        if r.via in ("noun", "possessive", "copula") and set(r.words) & set(fr.unplaced):
-            continue  # a relational noun the catalog does not say ("Which genre is the parent of X?" answered with
-            # X's subgenres): which way it points is not known, whatever tool X was passed to
+        if set(r.words) & relational:
+            continue
         if any(e.lower() in params for e in {r.source_entity, r.target_entity} - {None}):
             said |= set(r.words)  # ("Who works in Research?", "courses needed before Spectroscopy")
     # a predicate over an entity the computation used ("How many credits is Signal Processing worth?")
