@@ -12,6 +12,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 from vadaorchestra.agents.context import PredicateView, RunContext
@@ -231,7 +232,9 @@ _ABSENCE = re.compile(r"\b(?:no|none|not any|nothing)\b[^.\n]*\b(?:exceed\w*|bre
 _QUALIFIED = re.compile(r"\bchecked for [\d,]+ of [\d,]+|\bnone of those\b|\bamong (?:the|those) [\d,]+", re.I)
 
 
+@lru_cache(maxsize=256)
 def _program(text: str) -> A.Program | None:
+    """A synthesized program parsed (once: the checks read the same rules many times; the AST is immutable)."""
     try:
         return parse(text, "<program>")
     except VadaError:
