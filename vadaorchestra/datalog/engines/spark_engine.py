@@ -428,6 +428,11 @@ class SparkStore:
             fresh = frame.toDF(*[f"_k{i}" for i in range(len(cols))])
             with _without_adaptive(self.spark, self.lean):
                 kept = fresh.checkpoint(eager=True) if self.reliable else fresh.localCheckpoint(eager=not self.lean)
+            if self.lean and not self.reliable:
+                # the rows of the checkpointed RDD counted as an RDD: one job that computes the frame, checkpoints it
+                # and counts each partition's rows (a DataFrame's count adds a shuffle to one partition, which
+                # adaptive execution runs as a job of its own)
+                return kept.toDF(*cols), kept._jdf.queryExecution().toRdd().count()
             return kept.toDF(*cols), kept.count()
 
         kept, n = self.guard(run, label, span)
