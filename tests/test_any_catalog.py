@@ -215,7 +215,7 @@ def test_a_year_after_or_before_is_a_condition():
     assert [(c.op, c.value) for c in build("Which books came out before 1990?").conditions] == [("<", 1990.0)]
 
 
-# the exact matches of every dataset, offline, as measured (runs/n45d; the fresh pairs after their fixes): the offline
+# the exact matches of every dataset, offline, as measured (runs/n45f; the fresh pairs after their fixes): the offline
 # policy is deterministic, so fewer is a regression; none may be wrong and verified, the promise the product makes
 DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 11, "bank_plus": 120, "bank_plus_reworded": 8,
               "bank_qa": 278, "bank_qa_reworded": 15, "car_rental": 16, "city_buses": 16, "construction_firm": 15,
