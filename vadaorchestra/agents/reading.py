@@ -28,7 +28,7 @@ from typing import Any
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
-from vadaorchestra.agents.question.naming import CAP_WORDS, column_unit
+from vadaorchestra.agents.question.naming import CAP_WORDS, column_unit, last_word_named
 from vadaorchestra.agents.verify import _rules, aggregates, derivation_constants, used_constants
 from vadaorchestra.datalog import ast as A
 
@@ -310,8 +310,7 @@ def _limit_measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             for atom in (x for x in rule.body if isinstance(x, A.Atom)):
                 view = ctx.predicates.get(atom.pred)
                 carried = [c for c in (view.typed("int", "float") if view else [])
-                           if c not in limits and c.split("_")[-1].isalpha()
-                           and any(word_match(stem(c.split("_")[-1]), w) for w in limit_words)]
+                           if c not in limits and last_word_named(c, limit_words)]
                 if carried:
                     out.append(f"the question measures against {', '.join(sorted(limits))}, and the computation "
                                f"counts rows of {atom.pred}, each of which carries {carried[0]}")

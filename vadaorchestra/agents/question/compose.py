@@ -566,8 +566,7 @@ class Composer:
         limited = tuple(w for w in naming.seq(ref[2].replace("_", " ")) if w not in CAP_WORDS) if ref else ()
         numerator = (naming.best_named(limited, rest) or naming.best_named(words, rest) or [None])[0]
         rtype = next(c["type"] for c in ctx.tools[ref[0]]["schema"] if c["name"] == ref[2]) if ref else None
-        if rtype == "int" and numerator is not None and not any(
-                word_match(w, stem(numerator.split("_")[-1])) for w in limited + words):
+        if rtype == "int" and numerator is not None and not naming.last_word_named(numerator, limited + words):
             # a whole number of things ("its annual loan quota"): the loans counted, not their days (a quantity in
             # a unit, "the loan period in days", by its last word, the unit: no count of loans)
             numerator = None

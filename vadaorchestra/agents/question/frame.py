@@ -784,7 +784,6 @@ class _Framer:
                     out |= {t.i, *below}
         return out
 
-
     def _through(self, t: P.Word) -> tuple[P.Word | None, tuple[int, ...]]:
         """The things a chain goes through ("through other substations", "via its sub-systems", "through one of its
         zones"), and the words between; None when "through" says something else ("through the year")."""

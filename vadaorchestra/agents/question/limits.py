@@ -24,7 +24,7 @@ from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
 from vadaorchestra.agents.question import frame, naming, periods
 from vadaorchestra.agents.question.compose import MAX_EVERY, ComposeError
-from vadaorchestra.agents.question.frame import QuestionFrame, stem, terms, word_match
+from vadaorchestra.agents.question.frame import QuestionFrame, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS
 from vadaorchestra.datalog.printer import format_const
 
@@ -155,16 +155,15 @@ class LimitComposer:
                                           for c, u in (sp.get("units") or {}).items())
             # (or after the limit's own words: "gone over their annual loan quota with this year's loans"; not the
             # limit's words themselves, "go over its monthly hour cap" counts no hours)
-            own = terms(limit[1]) | CAP_WORDS
+            limit_words = terms(limit[1]) | CAP_WORDS
             following = [w for w, a, _b in fr.tokens if a >= end]
-            k = next((i for i, w in enumerate(following) if w not in own), len(following))
+            k = next((i for i, w in enumerate(following) if w not in limit_words), len(following))
             beyond = tuple(following[k:k + 4]) if k else ()
             # (nor a limit whose own words name what another tool's rows carry: "its monthly hour cap" is passed by
             # the hours booked, not by the number of bookings)
-            measured = measured or any(
-                c.split("_")[-1].isalpha() and any(word_match(stem(c.split("_")[-1]), w) for w in terms(limit[1])
-                                                   if w not in CAP_WORDS)
-                for t, sp in ctx.tools.items() if t != (limit[0] or tool) for c in naming.numeric(sp))
+            measured = measured or any(naming.last_word_named(c, terms(limit[1]) - CAP_WORDS)
+                                       for t, sp in ctx.tools.items() if t != (limit[0] or tool)
+                                       for c in naming.numeric(sp))
             tries = [(before, True)] * (lim_type == "int" and not measured) + \
                 [(before + beyond, True)] * (lim_type == "int" and not measured and bool(beyond)) + \
                 [(before, False), (before + after, False)]

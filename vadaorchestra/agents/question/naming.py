@@ -157,6 +157,13 @@ def tool_words(spec: dict[str, Any]) -> set[str]:
                            *(c["name"] for c in spec["schema"])]))
 
 
+def last_word_named(column: str, words) -> bool:
+    """Whether one of ``words`` names the last word of a column's name ("booked_hours": hours; "loan_days": days,
+    its unit, not the loans), when that word is one (not a code such as "gbp2")."""
+    last = column.split("_")[-1]
+    return last.isalpha() and any(word_match(stem(last), w) for w in words)
+
+
 def _units(ctx: RunContext | None) -> set[str]:
     """The units the catalog speaks of: declared (``@unit``), or written "in <unit>" in a tool's description."""
     specs = list(ctx.tools.values()) if ctx else []
