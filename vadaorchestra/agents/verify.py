@@ -624,6 +624,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     if fr.direct is False and None not in recursive and not _rests_on_a_chain(ctx, aggs):
         problems.append("not checked: the question asks for relations through every level, and the answer rests on "
                         "nothing that follows the chain (no recursive tool or rule)")
+    problems += _own_left_out(ctx, fr) + _repeated_amounts(ctx)
     values = ctx.answer_values
     if values and all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
         # "Who is X's account manager?" read off an empty column of X's row: the data holds nothing to answer with
@@ -741,6 +742,82 @@ def _compared_constants(ctx: RunContext) -> list[float]:
                     out += [float(e.value) for e in (lit.left, lit.right) if isinstance(e, A.Const)
                             and isinstance(e.value, int | float) and not isinstance(e.value, bool)]
     return out
+
+
+def _repeated_amounts(ctx: RunContext) -> list[str]:
+    """A sum that adds one thing's value once for each of many rows joined to it: the trial's target enrolment
+    summed over a site's adverse events, where a profile tool (one row per value of its parameter) gave the amount
+    and another tool's rows repeat its key within a group summed. Checked on the facts, when both are whole."""
+    rules = [r for s in ctx.synthesized for r in _rules(s.program)]
+    problems = []
+    for rule in rules:
+        agg = next((lit for lit in rule.body if isinstance(lit, A.Assignment) and isinstance(lit.value, A.Aggregate)
+                    and lit.value.func in ("sum", "msum") and lit.value.expr is not None), None)
+        if agg is None:
+            continue
+        summed = {v.name for v in A.expr_vars(agg.value.expr)}
+        group = {t.name for h in rule.head for t in h.args if isinstance(t, A.Var)} - {agg.var.name}
+        for rows in (lit for lit in rule.body if isinstance(lit, A.Atom)):
+            view = ctx.predicates.get(rows.pred)
+            pos = [i for i, t in enumerate(rows.args) if isinstance(t, A.Var) and t.name in summed]
+            if view is None or not _whole(view) or len(pos) != 1 or view.tool is not None:
+                continue
+            gpos = [i for i, t in enumerate(rows.args) if isinstance(t, A.Var) and t.name in group]
+            for made in (r for r in rules if r.head[0].pred == rows.pred):
+                head = made.head[0].args
+                var = head[pos[0]] if pos[0] < len(head) else None
+                for src in (lit for lit in made.body if isinstance(lit, A.Atom)):
+                    sview = ctx.predicates.get(src.pred)
+                    if not isinstance(var, A.Var) or sview is None or sview.tool is None or not _whole(sview) or \
+                            not any(isinstance(t, A.Var) and t.name == var.name for t in src.args):
+                        continue
+                    keys = [src.args[i] for i, c in enumerate(sview.columns) if c in sview.param_columns]
+                    if not keys or not all(isinstance(k, A.Var) for k in keys):
+                        continue
+                    kcols = [c for c in sview.columns if c in sview.param_columns]
+                    if len({tuple(f.get(c) for c in kcols) for f in sview.facts}) != len(sview.facts):
+                        continue  # not one row per key: not a profile
+                    kpos = [next((i for i, t in enumerate(head) if isinstance(t, A.Var) and t.name == k.name), None)
+                            for k in keys]
+                    if None in kpos or len(ctx.predicates[rows.pred].facts) < 2:
+                        continue
+                    cols = view.columns
+                    seen: dict[tuple, int] = {}
+                    for f in view.facts:
+                        at = tuple(f.get(cols[i]) for i in gpos if i < len(cols)) + \
+                            tuple(f.get(cols[i]) for i in kpos if i < len(cols))
+                        seen[at] = seen.get(at, 0) + 1
+                    worst = max(seen.values(), default=0)
+                    if worst > 1:
+                        problems.append(f"not checked: the sum adds {src.pred}'s {sview.columns[next(i for i, t in enumerate(src.args) if isinstance(t, A.Var) and t.name == var.name)]} "  # noqa: E501
+                                        f"(one value per {', '.join(kcols)}) once for each of up to {worst} rows of "
+                                        f"{rows.pred} that share it")
+    return list(dict.fromkeys(problems))
+
+
+def _whole(view: PredicateView) -> bool:
+    return view.complete or len(view.facts) == view.cardinality
+
+
+def _own_left_out(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
+    """"How many objects does X hold, counting all of its sub-departments?": a tool called for each thing of a chain
+    followed from X must be called for X itself too, or X's own things are left out."""
+    if not fr.own:
+        return []
+    named = {str(e.value).lower() for e in fr.entities if not e.kind}
+    chains = {v.name for v in ctx.predicates.values() if _follows_chain(ctx.tools.get(v.tool or "") or {})}
+    calls = [c for c in ctx.executed.values() if c.level == "high"]
+    problems = []
+    for c in calls:
+        sources = {v["each"].split(".")[0] for v in c.params.values() if isinstance(v, dict) and "each" in v}
+        if not sources & chains:
+            continue
+        if not any(o.tool == c.tool and any(not isinstance(v, dict) and str(v).lower() in named
+                                            for v in o.params.values()) for o in calls):
+            who = " and ".join(sorted(str(e.value) for e in fr.entities if not e.kind)) or "the entity"
+            problems.append(f"not checked: the question counts {who}'s own "
+                            f"things in with those of its chain, and {c.tool} was called only for the chain's things")
+    return problems
 
 
 def _rests_on_a_chain(ctx: RunContext, aggs: list) -> bool:

@@ -15,6 +15,7 @@ A query is built only when every part of the frame finds its column; otherwise t
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -169,9 +170,19 @@ class Composer:
             # "X's smartphones, counting the lines of all its sub-accounts": a tool that follows the chain from X
             # itself and lists the thing asked, not a join from the chain's rows to the same thing (X's sub-accounts'
             # lines, without X's own)
-            alone = {q.asked for q in found if q.join is None and q.asked and naming.follows_chain(ctx.tools[q.tool])}
+            # (what a query gives is its asked column, else the column the asked words name among its own: "How many
+            # objects does X hold, counting all of its sub-departments?" counts a holdings tool's objects over X's
+            # whole chain, where the sub-departments joined to it would leave X's own out)
+            def gives(q: Query) -> str | None:
+                if q.asked:
+                    return q.asked
+                mine = naming.cols(ctx.tools[q.join.tool if q.join else q.tool])
+                phrase = self._phrase(fr, mine)
+                return next(iter(naming.named(phrase, mine)), None) if phrase else None
+
+            alone = {gives(q) for q in found if q.join is None and naming.follows_chain(ctx.tools[q.tool])} - {None}
             found = [q for q in found if q.join is None or not naming.follows_chain(ctx.tools[q.tool])
-                     or q.asked not in alone]
+                     or gives(q) not in alone]
         found.sort(key=lambda q: -q.score)
         best = self._reading(ctx, fr, found)
         self.query = best
@@ -718,7 +729,17 @@ class Composer:
         form: dict[str, Any] = {"each": f"{view.name}.{q.join.column}"}
         if where:
             form["where"] = where
-        return [Call(tool=q.join.tool, params={q.join.param: form}, level="high")]
+        calls = [Call(tool=q.join.tool, params={q.join.param: form}, level="high")]
+        if self._own(ctx, q):
+            # "How many objects does X hold, counting all of its sub-departments?": X's own objects too
+            calls.append(Call(tool=q.join.tool, params={q.join.param: next(iter(q.params.values()))}, level="high"))
+        return calls
+
+    @staticmethod
+    def _own(ctx: RunContext, q: Query) -> bool:
+        """The question counts the entity's own things in with those of the chain joined from it."""
+        return bool(frame.of(ctx).own and q.join is not None and q.join.column and q.params
+                    and naming.follows_chain(ctx.tools[q.tool]))
 
     async def _link_join(self, ctx: RunContext, probe: Probe, view: PredicateView) -> None:
         """The anchor's output column whose values are the joined tool's parameter values (a few looked up)."""
@@ -879,6 +900,8 @@ class Composer:
         body = ", ".join([atom(v) for v in views] + conditions)
         maps = naming.mappings(rows, head)
         program = f'@output("{rows}"). {maps}\n{rows}({", ".join(v for _c, v, _t in head)}) :- {body}.'
+        if joined is not None and self._own(ctx, q):
+            program += "\n" + self._own_rule(ctx, q, anchor, joined, rows, head, names, consts, conditions)
         # in words: "for Crestline Health Partners, with Harbor Valley Health, above 4.0, directly"
         what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
                                        "with " + " and ".join(q.filters) if q.filters else "",
@@ -897,6 +920,32 @@ class Composer:
             raise ComposeError(f"no column of {', '.join(v.name for v in views)} is the "
                                f"{' '.join(fr.asks_for) or 'thing'} the question asks for")
         return out
+
+    def _own_rule(self, ctx: RunContext, q: Query, anchor: PredicateView, joined: PredicateView, rows: str,
+                  head: list[tuple[str, str, str]], names: dict[tuple[str, str], str],
+                  consts: dict[tuple[str, str], str], conditions: list[str]) -> str:
+        """The selection's rows of the entity itself, beside those of its chain: the joined tool's rows for the
+        entity, at level 0 of the chain; :class:`ComposeError` when a column of the chain's rows has no value for the
+        entity itself (it cannot be counted in without inventing one)."""
+        entity = format_const(next(iter(q.params.values())))
+        level = self._level(ctx.tools[q.tool])
+        fixed: dict[str, str] = {names[(anchor.name, q.join.column)]: entity}
+        for c in anchor.columns:
+            var = names[(anchor.name, c)]
+            if (anchor.name, c) in consts or c in anchor.param_columns or var in fixed:
+                continue
+            if c != level:
+                raise ComposeError(f"the question counts {entity}'s own rows in, and {anchor.name}.{c} has no value "
+                                   f"for {entity} itself")
+            fixed[var] = "0"
+        if any(names[(anchor.name, c)] in fixed and (anchor.name, c) in consts for c in anchor.columns):
+            raise ComposeError(f"the question counts {entity}'s own rows in, and {anchor.name} is restricted")
+        atom = f"{joined.name}({', '.join(entity if c == q.join.key else consts.get((joined.name, c), names[(joined.name, c)]) for c in joined.columns)})"  # noqa: E501
+        # (a condition on the chain's own columns has no value for the entity itself)
+        if any(v in fixed for cond in conditions for v in re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", cond)):
+            raise ComposeError(f"the question counts {entity}'s own rows in, and a condition is on the chain's rows")
+        terms_ = [fixed.get(v, v) for _c, v, _t in head]
+        return f"{rows}({', '.join(terms_)}) :- {', '.join([atom] + conditions)}."
 
     def _share_rules(self, ctx: RunContext, fr: QuestionFrame, rows: str, head: list[tuple[str, str, str]],
                      every: list[tuple[str, str, str]], unrestricted: list[str], what: str) -> list[RuleProposal]:

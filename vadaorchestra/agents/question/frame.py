@@ -201,6 +201,8 @@ class QuestionFrame:
     entities: tuple[Entity, ...] = ()
     conditions: tuple[Condition, ...] = ()
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
+    # the whole chain with the entity's own things: "counting all of its sub-departments", "X or any of its subgenres"
+    own: bool = False
     grouping: str | None = None
     unplaced: tuple[str, ...] = field(default=(), compare=False)
     # for each unplaced word, the entities of its clause near it in the parse ("How many credits is X worth?": worth,
@@ -425,7 +427,7 @@ class _Framer:
             analysis=limit or ranking is not None or extreme is not None, limit=limit, extreme=extreme,
             asks_for=asks_for,
             how_many=how_many, who=who, entities=self._restricting(chain), conditions=self._conditions(n),
-            direct=direct,
+            direct=direct, own=direct is False and self._own(),
             grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
             unplaced_near=self._near(),
             relations=relations, parts=parts, asked_text=asked.text if asked else "", words=words,
@@ -763,6 +765,11 @@ class _Framer:
             low = t.lemma
             if low in CHAIN_ADVERBS or low in CHAIN_ADJECTIVES or low in DIRECT_WORDS:
                 out.add(t.i)
+            if low in DIRECT_WORDS and any(x.head == t.i and x.dep == "cc" and x.lemma == "or" for x in w):
+                # "either directly or by way of a satellite": the other way is the chain's
+                for x in w:
+                    if x.head == t.i and x.dep in ("conj", "cc", "preconj"):
+                        out |= {x.i, *self._below(x.i)}
             if low in ("through", "via"):
                 obj, between = self._through(t)
                 if obj is not None:
@@ -796,7 +803,7 @@ class _Framer:
             if inner is not None:
                 obj, between = inner, (obj.i, of.i)
         if obj is not None and (obj.tag in ("NNS", "NNPS") or any(
-                x.head == obj.i and x.lemma in ("other", "any", "intermediate", "its", "their", "a", "one")
+                x.head == obj.i and x.lemma in ("other", "another", "any", "intermediate", "its", "their", "a", "one")
                 for x in w)):
             return obj, between
         return None, ()
@@ -826,6 +833,27 @@ class _Framer:
                     return True
         return False
 
+    def _own(self) -> bool:
+        """The entity's own things with those of its parts at every level: its parts said in a clause that adds them
+        ("counting all of its sub-departments", "including its subgenres") or after the entity and "or"/"and" ("World
+        Cultures or any of its sub-departments"), or the things related to it counted in ("counting the substations
+        it feeds"); not "the sub-departments of X" nor "X's sub-departments", which leave X's own out."""
+        w = self.w
+        for t in w:
+            if t.i in self.negated or not (self._sub(t) or (
+                    t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t))):
+                continue
+            x = t
+            for _ in range(6):  # up the tree to the clause the parts are said in
+                if x.lemma in ("count", "include") and x.tag in ("VBG", "VBN"):
+                    return True
+                if x.dep == "conj" and w[x.head].entity:
+                    return True
+                if x.head == x.i:
+                    break
+                x = w[x.head]
+        return self._inclusion()
+
     def _sub(self, t: P.Word) -> bool:
         """"its subgenres", "their sub-systems", "any of its subsidiaries": the parts of a thing's own kind, which
         say the whole chain (not "the substations": a word that merely begins with sub-)."""
@@ -848,7 +876,12 @@ class _Framer:
                                                             and w[t.i - 2].lemma == "rather")]
         levels = [t for t in w if t.lemma in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all")
                                                                for x in w)]
-        if chain or subs or through or levels or self._inclusion():
+        # "either directly or through another site", "directly or by way of one of its hubs": "directly" as one of
+        # two ways, not the only one
+        alternative = [t for t in w if t.lemma in DIRECT_WORDS and any(
+            x.head == t.i and x.dep == "cc" and x.lemma == "or" for x in w) and any(
+            x.head == t.i and x.dep == "conj" and x.lemma not in DIRECT_WORDS for x in w)]
+        if chain or subs or through or levels or alternative or self._inclusion():
             return False
         if any(t.lemma in DIRECT_WORDS for t in w):
             return True

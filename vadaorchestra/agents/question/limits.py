@@ -151,8 +151,10 @@ class LimitComposer:
             # (not a limit in a unit that amounts of the catalog are in: "more milk than their monthly quota", in
             # litres, is a sum of the litres supplied)
             unit = (ctx.tools[limit[0] or tool].get("units") or {}).get(limit[1])
+            # (amounts: not another limit, nor a base a share is taken of, "the target enrolment of the trial")
             measured = bool(unit) and any(u == unit for t, sp in ctx.tools.items() if t != (limit[0] or tool)
-                                          for c, u in (sp.get("units") or {}).items())
+                                          for c, u in (sp.get("units") or {}).items()
+                                          if (sp.get("roles") or {}).get(c) not in ("limit", "base"))
             # (or after the limit's own words: "gone over their annual loan quota with this year's loans"; not the
             # limit's words themselves, "go over its monthly hour cap" counts no hours)
             limit_words = terms(limit[1]) | CAP_WORDS
@@ -163,7 +165,8 @@ class LimitComposer:
             # the hours booked, not by the number of bookings)
             measured = measured or any(naming.last_word_named(c, terms(limit[1]) - CAP_WORDS)
                                        for t, sp in ctx.tools.items() if t != (limit[0] or tool)
-                                       for c in naming.numeric(sp))
+                                       for c in naming.numeric(sp)
+                                       if (sp.get("roles") or {}).get(c) not in ("limit", "base"))
             tries = [(before, True)] * (lim_type == "int" and not measured) + \
                 [(before + beyond, True)] * (lim_type == "int" and not measured and bool(beyond)) + \
                 [(before, False), (before + after, False)]
