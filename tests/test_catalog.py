@@ -101,6 +101,7 @@ def test_a_tool_describes_itself_as_the_model_reads_it_in_list_tools(example):
         "schema": [{"name": "bank", "type": "string"}, {"name": "borrower", "type": "string"},
                    {"name": "loan_id", "type": "string"}, {"name": "amount", "type": "float"}],
         "parameter_columns": {"bank": "bank_name"},
+        "parameter_inputs": {"bank_name": ["bank"]},  # the data column the parameter is matched against
         "dependencies": [],
         "recursive": False,
         "follows_chain": False,

@@ -170,3 +170,19 @@ def test_a_profiles_amount_summed_over_rows_that_repeat_it_is_refused(trials, mo
     monkeypatch.setattr(limits.LimitComposer, "_paths", no_counts)
     result = _ask("Which sites have enrolled more T-1 participants than their enrolment cap allows?", trials)
     assert not result.verified, result.answer
+
+
+@pytest.mark.parametrize("question", ["List the units whose immediate parent unit is Arts.",
+                                      "Which units have Arts as their direct parent?"])
+def test_a_word_the_data_column_the_entity_is_matched_against_names_is_placed(units, question):
+    """"parent" is no word of the catalog's outputs or descriptions: get_sub_units matches Arts against the parent
+    column of its data (unit_table(D, $unit)), which the question says Arts is."""
+    result = _ask(question, units)
+    assert result.verified and result.ctx.answer_values == ["Music"], result.answer
+
+
+@pytest.mark.parametrize("question", ["Which unit is the parent of Music?",  # Music has a parent: not its sub-units
+                                      "Which units have Arts as their parent?"])  # one step, not the whole chain
+def test_a_word_of_one_step_is_not_placed_the_other_way_or_through_the_chain(units, question):
+    result = _ask(question, units)
+    assert not result.verified, result.answer

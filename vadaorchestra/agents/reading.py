@@ -432,6 +432,16 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             continue
         if any(e.lower() in params for e in {r.source_entity, r.target_entity} - {None}):
             said |= set(r.words)  # ("Who works in Research?", "courses needed before Spectroscopy")
+    # what the question says the entity is ("the genres whose parent genre is X": X is the parent), when a tool
+    # was called with X matched against data columns the word names (genre_parent_table(G, $genre) at parent_genre);
+    # not "Which genre is the parent of X?", which says X has one; a word of one step ("parent") through a tool that
+    # follows the chain only when the question keeps to the first level ("immediate parent")
+    for word, entity in fr.entity_is:
+        if any(str(v).lower() == entity.lower() and any(word_match(word, x) for col in (
+                (ctx.tools.get(c.tool) or {}).get("parameter_inputs") or {}).get(p, ()) for x in terms(col))
+               and (fr.direct is True or not (ctx.tools.get(c.tool) or {}).get("follows_chain"))
+               for c in ctx.executed.values() for p, v in c.params.items()):
+            said.add(word)
     # a predicate over an entity the computation used ("How many credits is Signal Processing worth?")
     said |= {w for w, ents in fr.unplaced_near if any(e.lower() in params for e in ents)}
     if (fr.extreme or fr.ranking) and _aggregate_functions(ctx) & {"max", "min", "count"}:

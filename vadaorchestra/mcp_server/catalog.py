@@ -84,6 +84,25 @@ class ToolSpec:
                 out[col] = name
         return out
 
+    @property
+    def param_inputs(self) -> dict[str, list[str]]:
+        """The columns of the bound data (their ``@mapping`` names) each parameter is matched against in the rules'
+        bodies (``genre_parent_table(G, $genre)``: genre -> parent_genre): what the value passed is to those rows."""
+        names: dict[tuple[str, int], str] = {}
+        for ann in self.program.annotations("mapping"):
+            args = [a.value for a in ann.args]
+            if len(args) >= 3 and args[0] in self.base:
+                names[(str(args[0]), int(args[1]))] = str(args[2])
+        out: dict[str, set[str]] = {}
+        for rule in self.program.rules:
+            for lit in rule.body:
+                if not isinstance(lit, A.Atom):
+                    continue
+                for i, t in enumerate(lit.args):
+                    if isinstance(t, A.Param) and (lit.pred, i) in names:
+                        out.setdefault(t.name, set()).add(names[(lit.pred, i)])
+        return {k: sorted(v) for k, v in sorted(out.items())}
+
     def describe(self) -> dict[str, Any]:
         """The catalog entry as a model reads it in ``list_tools``."""
         return {
@@ -93,6 +112,7 @@ class ToolSpec:
             "output_predicate": self.output,
             "schema": self.schema,
             "parameter_columns": self.param_columns,
+            **({"parameter_inputs": self.param_inputs} if self.param_inputs else {}),
             "dependencies": list(self.deps),
             "recursive": self.recursive,
             "follows_chain": self.follows_chain or self.recursive,

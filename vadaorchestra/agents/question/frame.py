@@ -208,6 +208,10 @@ class QuestionFrame:
     # for each unplaced word, the entities of its clause near it in the parse ("How many credits is X worth?": worth,
     # X): the Verifier places the word when the computation used such an entity
     unplaced_near: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False)
+    # what the question says an entity is to the things asked: (word, entity) for "the genres whose parent genre is X",
+    # "the units that have X as their parent" (X is the parent); the Verifier places the word when the entity was
+    # passed to a tool that matches it against data columns the word names (parent_genre)
+    entity_is: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     # two questions in one ("Which exposures are above 10M, and who controls X?"): no one query answers it
     compound: bool = False
     # --- read from the parse (issue 34) ---
@@ -429,7 +433,7 @@ class _Framer:
             how_many=how_many, who=who, entities=self._restricting(chain), conditions=self._conditions(n),
             direct=direct, own=direct is False and self._own(),
             grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
-            unplaced_near=self._near(),
+            unplaced_near=self._near(), entity_is=self._entity_is(),
             relations=relations, parts=parts, asked_text=asked.text if asked else "", words=words,
             asked_head=stem(asked.lemma) if asked is not None and asked.entity is None else "",
             naming_words=naming, measure_words=self._measure_words(), predicate_words=self._predicate_words(),
@@ -1119,6 +1123,27 @@ class _Framer:
             args += [g for x in args if x.dep in ("prep", "agent") for g in w if g.head == x.i]
             found |= {x.entity for x in args if x.entity}
         return tuple(sorted(found))
+
+    def _entity_is(self) -> tuple[tuple[str, str], ...]:
+        """(word, entity): "whose parent genre is X", "their parent is X" (the noun, its compounds, and the entity
+        after a copula); "have X as their parent" (the noun after "as", the entity the object of "have")."""
+        w = self.w
+        out = []
+        for t in w:
+            if t.pos != "NOUN" or not any(x.head == t.i and x.dep == "poss" and x.lemma in ("whose", "its", "their")
+                                          for x in w):
+                continue
+            nouns = [t] + [x for x in w if x.head == t.i and x.dep == "compound" and x.pos == "NOUN"]
+            ents: list[str] = []
+            if t.dep == "nsubj" and w[t.head].lemma == "be":
+                ents = [x.entity for x in w if x.head == t.head and x.dep == "attr" and x.entity]
+            elif t.dep == "pobj" and w[t.head].lemma == "as":
+                as_ = w[t.head]
+                have = w[as_.head] if w[as_.head].lemma == "have" else w[w[as_.head].head] \
+                    if w[w[as_.head].head].lemma == "have" else None
+                ents = [x.entity for x in w if have is not None and x.head == have.i and x.dep == "dobj" and x.entity]
+            out += [(stem(n.lemma), e) for n in nouns for e in ents]
+        return tuple(dict.fromkeys(out))
 
     def _near(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """For each unplaced word, the entities within two steps of it in the dependency tree."""
