@@ -1021,12 +1021,17 @@ def print_targets(table: list[dict]) -> None:
             peak = r["vo"]["peak_mib"]
             target("company control 100k peak memory < 4096 MiB", peak < 4096, f"{peak:.0f} MiB")
         if r["workload"] == "control" and r["vo"] and r["sql"] and r["size"][:4] in ("10k ", "100k"):
-            ratio(r, "vo", "sql", 1.5, f"company control {r['size']} within 1.5x of the hand-written SQL loop")
+            # (issue 37: 1.1x at 10k on a quiet machine; 1.5x the older bound kept at 100k)
+            bound = 1.1 if r["size"].startswith("10k ") else 1.5
+            ratio(r, "vo", "sql", bound, f"company control {r['size']} within {bound}x of the hand-written SQL loop")
             if r["size"].startswith("100k") and r.get("souffle"):
                 t, d = r["souffle"]["seconds"], r["vo"]["seconds"]
                 target("company control 100k on Soufflé no slower than on DuckDB", t <= d, f"{t:.2f} s vs {d:.2f} s")
         if r["workload"] == "tc" and r["size"].startswith("100k") and r["vo"] and r["sql"]:
-            ratio(r, "vo", "sql", 1.5, "tc 100k edges within 1.5x of the recursive CTE")
+            ratio(r, "vo", "sql", 1.1, "tc 100k edges within 1.1x of the recursive CTE")
+        if r["workload"] == "lubm" and r["vo"] and r.get("raw"):
+            ratio(r, "vo", "raw", 1.5, f"lubm {r['size']}, this engine within 1.5x of {SIDES_LABEL['raw']} "
+                                       f"(interpreted, the same facts)")
         for mode, raw in (("souffle", "raw"), ("souffle_c", "raw_c")):
             if r["workload"] in ("tc", "lubm") and (r["workload"] == "lubm" or r["size"].startswith("100k")) \
                     and r.get(mode) and r.get(raw):
