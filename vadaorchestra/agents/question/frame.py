@@ -328,7 +328,7 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
                     taken.append((a2, b2))
                     out.append(P.Mention(a2, b2, value, False))
     # kinds found by their lemma ("districts" names "district")
-    lem = [({t.lemma_.lower()} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()
+    lem = [({t.lemma_.lower(), t.lower_} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()
                                    else set()), t.idx, t.idx + len(t.text), t)
            for t in doc]
     for m in kind_matches:

@@ -456,9 +456,13 @@ class _Reader:
                                 for g in self.kids(c, "pobj") if g in self.by_token), None)
             if subject is None and self.kids(root.i, "expl"):  # "Are there freighters based at X?"
                 subject = next((c for c in self.kids(root.i, "attr") if c in self.by_token), None)
-            if subject is not None and root.lemma == "have" and w[subject].entity is not None:
-                # "Does X have an outage ticket that is still open?": whether X has such things
+            if subject is not None and w[subject].entity is not None:
+                # "Does X have an outage ticket that is still open?": whether X has such things; so too "Has X
+                # reported any severe adverse events?" (whether there are any such things X reported)
                 obj = next((c for c in self.kids(root.i, "dobj") if c in self.by_token), None)
+                if obj is not None and root.lemma != "have" and not any(
+                        w[c].lemma == "any" and w[c].dep == "det" for c in self.kids(obj)):
+                    obj = None
                 if obj is not None and w[obj].entity is None and not any(
                         t.lemma in ("many", "much") or t.pos == "NUM" for t in w):
                     subject = obj

@@ -130,12 +130,36 @@ def _kind_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) 
     return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
 
 
+def _count_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) -> str | None:
+    """A follow-up part that counts the first part's things of a kind ("How many participants has X enrolled, and how
+    many of them have withdrawn?") read as the first part restricted to the kind ("How many withdrawn participants
+    has X enrolled"). None for any other part."""
+    doc = P.nlp()(text)
+    low = [t.lower_ for t in doc]
+    if low[:4] != ["how", "many", "of", "them"] or not first.count or first.parse is None or \
+            first.parse.asked is None:
+        return None
+    said = [k for k in kinds if k["value"].lower() in text.lower() or any(
+        frame.word_match(frame.stem(t.lemma_.lower()), w) for t in doc for w in frame.terms(k["value"]))]
+    if len(said) != 1:
+        return None
+    kind = said[0]["value"]
+    rest = [t for t in doc[4:] if t.lemma_.lower() not in _EXISTS_WORDS | {"have", "do", "already", "so", "far"}
+            and not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
+    head = first.parse.words[first.parse.phrases[first.parse.asked].head]
+    if rest or head.pos not in ("NOUN", "PROPN"):
+        return None
+    q = first.question
+    return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
+
+
 @dataclass
 class _Part:
     frame: QuestionFrame
     composer: Composer
     text: str | None = None  # its answer
     exists: str | None = None  # a yes/no part read as whether the restricted first part finds anything: as written
+    counted: str | None = None  # "how many of them have withdrawn?" read as the first part restricted: as written
 
 
 class PartsComposer:
@@ -160,9 +184,11 @@ class PartsComposer:
         parts: list[_Part] = []
         calls: dict[str, Call] = {}
         for i, text in enumerate(whole.parts):
-            exists = None
+            exists = of_them = None
             if i > 0 and parts and (kind_of := _kind_of_them(parts[0].frame, text, kinds)) is not None:
                 exists, text = text, kind_of
+            elif i > 0 and parts and (counted := _count_of_them(parts[0].frame, text, kinds)) is not None:
+                of_them, text = text, counted
             elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
                 text = _resolved(text, named) if named is not None and i > 0 else None
                 if text is None:
@@ -184,7 +210,7 @@ class PartsComposer:
                 ctx.event("compose_parts", refused=text, reason="no query")
                 return []
             calls.update({c.key: c for c in chosen})
-            parts.append(_Part(part, composer, exists=exists))
+            parts.append(_Part(part, composer, exists=exists, counted=of_them))
         self.parts = parts
         ctx.event("compose_parts", parts=[p.frame.question for p in parts])
         return list(calls.values())
@@ -218,6 +244,12 @@ class PartsComposer:
                 shown = wording.join([str(v) for v in found]) if found else "none of them"
                 p.text = wording.sentence(f"{'Yes' if yes else 'No'} ({p.exists.rstrip('?')}): {shown}")
                 found = [yes]
+            elif p.counted is not None and len(found or []) == 1 and isinstance(found[0], int | float):
+                # "how many of them have withdrawn?": "6 of them have withdrawn."
+                n = found[0]
+                shown = str(int(n)) if float(n).is_integer() else str(n)
+                rest = p.counted.strip().rstrip("?").split(None, 2)[2]  # after "how many"
+                p.text = wording.sentence(f"{shown} {rest}")
             texts.append(p.text)
             values.append(found)
         ctx.answer_parts = values

@@ -1,0 +1,66 @@
+"""Yes/no about things an entity did ("Has X reported any severe adverse events?") and a count of the first part's
+things of a kind ("How many participants has X enrolled, and how many of them have withdrawn?"). Both were refused in
+the fourteenth held-out pair (runs/fresh14: ct13, ct14). Small catalogs of our own, whole runs offline."""
+
+from __future__ import annotations
+
+import pytest
+
+EVENTS = '''@tool("get_site_events", "Adverse events reported at a site, one row per event: participant and severity (mild, moderate or severe).").
+@param("site", "string", "Name of the site").
+@bind("event_table", "csv", "data", "events.csv").
+@mapping("event_table", 0, "event_id", "string"). @mapping("event_table", 1, "site", "string").
+@mapping("event_table", 2, "participant", "string"). @mapping("event_table", 3, "severity", "string").
+@output("site_event").
+@mapping("site_event", 0, "site", "string"). @mapping("site_event", 1, "event_id", "string").
+@mapping("site_event", 2, "participant", "string"). @mapping("site_event", 3, "severity", "string").
+@role("site_event", "event_id", "entity"). @role("site_event", "severity", "category").
+@label("site_event", "event_id", "adverse event").
+site_event($site, E, P, S) :- event_table(E, $site, P, S).
+'''
+PARTICIPANTS = '''@tool("get_site_participants", "Every participant a site has enrolled, one row each, with status (ongoing, completed or withdrawn).").
+@param("site", "string", "Name of the site").
+@bind("participant_table", "csv", "data", "participants.csv").
+@mapping("participant_table", 0, "participant", "string"). @mapping("participant_table", 1, "site", "string").
+@mapping("participant_table", 2, "status", "string").
+@output("site_participant").
+@mapping("site_participant", 0, "site", "string"). @mapping("site_participant", 1, "participant", "string").
+@mapping("site_participant", 2, "status", "string").
+@role("site_participant", "participant", "entity"). @role("site_participant", "status", "category").
+site_participant($site, P, S) :- participant_table(P, $site, S).
+'''
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    root = tmp_path_factory.mktemp("sites")
+    (root / "catalog").mkdir()
+    (root / "catalog" / "get_site_events.dl").write_text(EVENTS)
+    (root / "catalog" / "get_site_participants.dl").write_text(PARTICIPANTS)
+    (root / "data").mkdir()
+    (root / "data" / "events.csv").write_text(
+        "event_id,site,participant,severity\nAE-1,Alder Clinic,P1,mild\nAE-2,Alder Clinic,P2,moderate\n"
+        "AE-3,Birch Clinic,P6,severe\nAE-4,Birch Clinic,P7,mild\n")
+    (root / "data" / "participants.csv").write_text(
+        "participant,site,status\nP1,Alder Clinic,ongoing\nP2,Alder Clinic,withdrawn\nP3,Alder Clinic,completed\n"
+        "P4,Alder Clinic,withdrawn\nP5,Alder Clinic,ongoing\nP6,Birch Clinic,withdrawn\nP7,Birch Clinic,ongoing\n")
+    return root
+
+
+def _ask(question, root):
+    from vadaorchestra.agents.run import ask_sync
+
+    return ask_sync(question, catalog=root / "catalog", data=root)
+
+
+@pytest.mark.parametrize("site, yes", [("Alder Clinic", False), ("Birch Clinic", True)])
+def test_whether_an_entity_did_any_things_of_a_kind(sites, site, yes):
+    result = _ask(f"Has {site} reported any severe adverse events?", sites)
+    assert result.verified, result.answer
+    assert result.answer.startswith("Yes" if yes else "No"), result.answer
+
+
+def test_how_many_of_them_counts_the_first_parts_things_of_the_kind(sites):
+    result = _ask("How many participants has Alder Clinic enrolled, and how many of them have withdrawn?", sites)
+    assert result.verified and result.ctx.answer_parts == [[5], [2]], result.answer
+    assert "2 of them have withdrawn" in result.answer, result.answer
