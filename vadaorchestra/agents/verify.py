@@ -804,19 +804,20 @@ def _own_left_out(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
     followed from X must be called for X itself too, or X's own things are left out."""
     if not fr.own:
         return []
-    named = {str(e.value).lower() for e in fr.entities if not e.kind}
     chains = {v.name for v in ctx.predicates.values() if _follows_chain(ctx.tools.get(v.tool or "") or {})}
     calls = [c for c in ctx.executed.values() if c.level == "high"]
     problems = []
     for c in calls:
-        sources = {v["each"].split(".")[0] for v in c.params.values() if isinstance(v, dict) and "each" in v}
-        if not sources & chains:
-            continue
-        if not any(o.tool == c.tool and any(not isinstance(v, dict) and str(v).lower() in named
-                                            for v in o.params.values()) for o in calls):
-            who = " and ".join(sorted(str(e.value) for e in fr.entities if not e.kind)) or "the entity"
-            problems.append(f"not checked: the question counts {who}'s own "
-                            f"things in with those of its chain, and {c.tool} was called only for the chain's things")
+        for p, form in c.params.items():
+            if not (isinstance(form, dict) and "each" in form and form["each"].split(".")[0] in chains):
+                continue
+            # (an entity the tool takes itself: a department, whose objects the tool lists; not a health system
+            # whose chain of providers holds its own)
+            own = [e for e in fr.entities if not e.kind and f"{c.tool}.{p}" in e.parameters]
+            for e in own:
+                if not any(o.tool == c.tool and str(o.params.get(p)).lower() == str(e.value).lower() for o in calls):
+                    problems.append(f"not checked: the question counts {e.value}'s own things in with those of its "
+                                    f"chain, and {c.tool} was called only for the chain's things")
     return problems
 
 

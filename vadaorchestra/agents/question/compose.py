@@ -737,9 +737,15 @@ class Composer:
 
     @staticmethod
     def _own(ctx: RunContext, q: Query) -> bool:
-        """The question counts the entity's own things in with those of the chain joined from it."""
-        return bool(frame.of(ctx).own and q.join is not None and q.join.column and q.params
-                    and naming.follows_chain(ctx.tools[q.tool]))
+        """The question counts the entity's own things in with those of the chain joined from it, and the joined
+        tool takes the entity itself (a department's objects; not a health system's claims, where the chain lists
+        the system's providers, its own among them)."""
+        fr = frame.of(ctx)
+        if not (fr.own and q.join is not None and q.join.column and q.params
+                and naming.follows_chain(ctx.tools[q.tool])):
+            return False
+        value = next(iter(q.params.values()))
+        return any(e.value == value and f"{q.join.tool}.{q.join.param}" in e.parameters for e in fr.entities)
 
     async def _link_join(self, ctx: RunContext, probe: Probe, view: PredicateView) -> None:
         """The anchor's output column whose values are the joined tool's parameter values (a few looked up)."""

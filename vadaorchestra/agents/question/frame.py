@@ -847,6 +847,12 @@ class _Framer:
             if t.i in self.negated or not (self._sub(t) or (
                     t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t))):
                 continue
+            # the entity's parts ("its", "X's"), not the parts of each thing asked ("which operators ..., once the
+            # hubs of their own subsidiaries are included")
+            noun = w[t.i + 2] if t.lemma == "sub" and t.i + 2 < len(w) and w[t.i + 1].text == "-" else t
+            if any(x.head in (t.i, noun.i) and x.dep == "poss" and x.lemma not in ("its",) and not x.entity
+                   for x in w):
+                continue
             x = t
             for _ in range(6):  # up the tree to the clause the parts are said in
                 if x.lemma in ("count", "include") and x.tag in ("VBG", "VBN"):
