@@ -64,3 +64,29 @@ def test_how_many_of_them_counts_the_first_parts_things_of_the_kind(sites):
     result = _ask("How many participants has Alder Clinic enrolled, and how many of them have withdrawn?", sites)
     assert result.verified and result.ctx.answer_parts == [[5], [2]], result.answer
     assert "2 of them have withdrawn" in result.answer, result.answer
+
+
+LOANS = '''@tool("get_institution_loans", "Loans to a borrowing institution: each loan's id, the object lent and its insurance value.").
+@param("institution", "string", "Name of the borrowing institution").
+@bind("loan_table", "csv", "data", "loans.csv").
+@mapping("loan_table", 0, "loan_id", "string"). @mapping("loan_table", 1, "institution", "string").
+@mapping("loan_table", 2, "object", "string"). @mapping("loan_table", 3, "insurance_value", "float").
+@output("institution_loan").
+@mapping("institution_loan", 0, "institution", "string"). @mapping("institution_loan", 1, "loan_id", "string").
+@mapping("institution_loan", 2, "object", "string"). @mapping("institution_loan", 3, "insurance_value", "float").
+@role("institution_loan", "loan_id", "entity"). @role("institution_loan", "insurance_value", "amount").
+institution_loan($institution, L, O, V) :- loan_table(L, $institution, O, V).
+'''
+
+
+def test_the_most_things_of_a_column_counts_them_not_the_largest_amount(tmp_path):
+    """"the most objects": the objects of each institution's loans counted (Hollis: 3), not its loans' highest
+    insurance value (Liffey's one loan of 900)."""
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "get_institution_loans.dl").write_text(LOANS)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "loans.csv").write_text(
+        "loan_id,institution,object,insurance_value\nL1,Hollis Museum,Vase,10\nL2,Hollis Museum,Mask,20\n"
+        "L3,Hollis Museum,Lute,30\nL4,Liffey Gallery,Screen,900\nL5,Tarn Gallery,Bowl,5\nL6,Tarn Gallery,Fan,6\n")
+    result = _ask("Which institution has borrowed the most objects?", tmp_path)
+    assert result.verified and result.ctx.answer_values == ["Hollis Museum"], result.answer

@@ -619,10 +619,12 @@ class Composer:
         return named[0] if named else None
 
     @staticmethod
-    def _rows_measured(fr: QuestionFrame, nums: list[str], specs: list[dict[str, Any]]) -> bool:
+    def _rows_measured(fr: QuestionFrame, nums: list[str], specs: list[dict[str, Any]],
+                       strings: list[str] = ()) -> bool | str:
         """Whether a superlative measures the rows themselves ("Which vet handled the most appointments": the
         appointments counted per vet), not a number column: its words name the things a tool lists (by the tool's
-        name or its output) and no number column."""
+        name or its output) and no number column; or a string column of the rows, whose values are counted
+        ("Which institution has borrowed the most objects?": the objects of its loans), which is returned."""
         words = fr.measure_words
         # (a quantity's determiner, "the most appointments", "the fewest visits"; not "the highest-paid player")
         if not (fr.who and (fr.extreme or fr.ranking and fr.n) and fr.superlative in frame.QUANTITY_SUPERLATIVES
@@ -630,7 +632,10 @@ class Composer:
                 naming.named(words, nums) or word_match(words[-1], fr.asked_head):
             return False
         things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"])}
-        return any(word_match(words[-1], t) for t in things)
+        if any(word_match(words[-1], t) for t in things):
+            return True
+        named = naming.named(words, list(strings))
+        return named[0] if named else False
 
     @staticmethod
     def _verb_fits(ctx: RunContext, fr: QuestionFrame, tool: str, strict: bool = False) -> bool:
@@ -1092,8 +1097,10 @@ class Composer:
                 if target is None:
                     return []
             specs = [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
-            if target in strings and self._rows_measured(fr, nums, specs):
-                return self._most_rows(ctx, fr, rows, row, target, var[target], func, what)
+            if target in strings and (measured := self._rows_measured(fr, nums, specs,
+                                                                      [c for c in strings if c != target])):
+                counted = var[measured] if isinstance(measured, str) else None
+                return self._most_rows(ctx, fr, rows, row, target, var[target], func, what, counted)
             if target in nums or (target is None and nums):
                 measure = target or self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
                 if measure is None:
@@ -1139,9 +1146,10 @@ class Composer:
         return []
 
     def _most_rows(self, ctx: RunContext, fr: QuestionFrame, rows: str, row: Callable[[], str], target: str,
-                   tvar: str, func: str, what: str) -> list[RuleProposal]:
-        """"Which vet handled the most appointments": the rows counted per ``target`` (each distinct row once), the
-        highest (or lowest) count, and the things that have it."""
+                   tvar: str, func: str, what: str, counted: str | None = None) -> list[RuleProposal]:
+        """"Which vet handled the most appointments": the rows counted per ``target`` (each distinct row once), or
+        the distinct values of the ``counted`` variable's column ("the most objects"), the highest (or lowest)
+        count, and the things that have it."""
         per, best, arg = f"{rows}_rows_per_{target}", f"{rows}_{func}_rows", f"{rows}_{func}_rows_{target}"
         thing = fr.measure_words[-1]
         self.output, self.answer_column = arg, target
@@ -1150,8 +1158,9 @@ class Composer:
         return [
             RuleProposal(program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
                                  f'@mapping("{per}", 1, "{thing}_count", "int").\n'
-                                 f'{per}({tvar}, N) :- {row()}, N = count({tvar}).',
-                         output=per, purpose=f"counting: the rows of {rows} per {target}"),
+                                 f'{per}({tvar}, N) :- {row()}, N = count({counted or tvar}).',
+                         output=per, purpose=f"counting: the {thing} values of {rows} per {target}" if counted
+                         else f"counting: the rows of {rows} per {target}"),
             RuleProposal(program=f'@output("{best}"). @mapping("{best}", 0, "{func}_{thing}_count", "int").\n'
                                  f'{best}(V) :- {per}(_, N), V = {func}(N).',
                          output=best, purpose=f"{func} of the rows counted per {target}"),
