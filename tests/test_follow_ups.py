@@ -79,14 +79,30 @@ institution_loan($institution, L, O, V) :- loan_table(L, $institution, O, V).
 '''
 
 
-def test_the_most_things_of_a_column_counts_them_not_the_largest_amount(tmp_path):
-    """"the most objects": the objects of each institution's loans counted (Hollis: 3), not its loans' highest
-    insurance value (Liffey's one loan of 900)."""
-    (tmp_path / "catalog").mkdir()
-    (tmp_path / "catalog" / "get_institution_loans.dl").write_text(LOANS)
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "loans.csv").write_text(
+@pytest.fixture(scope="module")
+def loans(tmp_path_factory):
+    root = tmp_path_factory.mktemp("loans")
+    (root / "catalog").mkdir()
+    (root / "catalog" / "get_institution_loans.dl").write_text(LOANS)
+    (root / "data").mkdir()
+    (root / "data" / "loans.csv").write_text(
         "loan_id,institution,object,insurance_value\nL1,Hollis Museum,Vase,10\nL2,Hollis Museum,Mask,20\n"
         "L3,Hollis Museum,Lute,30\nL4,Liffey Gallery,Screen,900\nL5,Tarn Gallery,Bowl,5\nL6,Tarn Gallery,Fan,6\n")
-    result = _ask("Which institution has borrowed the most objects?", tmp_path)
+    return root
+
+
+def test_the_most_things_of_a_column_counts_them_not_the_largest_amount(loans):
+    """"the most objects": the objects of each institution's loans counted (Hollis: 3), not its loans' highest
+    insurance value (Liffey's one loan of 900)."""
+    result = _ask("Which institution has borrowed the most objects?", loans)
     assert result.verified and result.ctx.answer_values == ["Hollis Museum"], result.answer
+
+
+def test_a_total_for_them_totals_the_first_parts_rows(loans):
+    """"Which objects ..., and what did the insurance values for them come to in total?" (ml15 of the fourteenth
+    pair, refused before: the pronoun stood for what the first part finds)."""
+    result = _ask("Which objects did Hollis Museum borrow, and what did the insurance values for them come to in "
+                  "total?", loans)
+    assert result.verified, result.answer
+    assert sorted(result.ctx.answer_parts[0]) == ["Lute", "Mask", "Vase"] and result.ctx.answer_parts[1] == [60], \
+        result.answer

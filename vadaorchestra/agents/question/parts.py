@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vadaorchestra.agents import wording
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.plan import Call
 from vadaorchestra.agents.policy import Probe, RuleProposal
-from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question import frame, naming
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.compose import Composer
 from vadaorchestra.agents.question.frame import QuestionFrame
@@ -153,6 +153,27 @@ def _count_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]])
     return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
 
 
+def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
+    """A follow-up part that totals a measure of the first part's things ("Which objects did we lend to X, and what
+    did the loan fees for them come to in total?"): the first part's frame asking for the total of the measure it
+    names. None for any other part: one naming an entity or a number of its own, or after a first part that is no
+    plain list."""
+    rest = frame.build(text)
+    doc = P.nlp()(text)
+    if not rest.total or rest.share or rest.count or rest.conditions or rest.periods or \
+            not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
+            not (first.who or first.listing) or first.extreme or first.ranking is not None or first.n is not None or \
+            first.count or first.total or first.limit or first.parse is None:
+        return None
+    # the measure: the nouns of the follow-up, not its pronouns nor the words of a total
+    measure = tuple(frame.stem(t.lemma_.lower()) for t in doc if t.pos_ == "NOUN"
+                    and frame.stem(t.lemma_.lower()) not in frame.TOTAL_WORDS | frame.OPERATION_WORDS)
+    if not measure or any(t.ent_type_ for t in doc if t.pos_ == "PROPN"):
+        return None
+    return replace(first, total=True, listing=False, who=False, asks_for=measure, asked_head=measure[-1],
+                   how_many=None, compound=False, parts=(), question=first.question)
+
+
 @dataclass
 class _Part:
     frame: QuestionFrame
@@ -160,6 +181,7 @@ class _Part:
     text: str | None = None  # its answer
     exists: str | None = None  # a yes/no part read as whether the restricted first part finds anything: as written
     counted: str | None = None  # "how many of them have withdrawn?" read as the first part restricted: as written
+    totalled: bool = False  # "what did the loan fees for them come to in total?": the first part's rows totalled
 
 
 class PartsComposer:
@@ -185,17 +207,21 @@ class PartsComposer:
         calls: dict[str, Call] = {}
         for i, text in enumerate(whole.parts):
             exists = of_them = None
+            built = None
             if i > 0 and parts and (kind_of := _kind_of_them(parts[0].frame, text, kinds)) is not None:
                 exists, text = text, kind_of
             elif i > 0 and parts and (counted := _count_of_them(parts[0].frame, text, kinds)) is not None:
                 of_them, text = text, counted
+            elif i > 0 and parts and (totalled := _total_of_them(parts[0].frame, text)) is not None:
+                built = totalled
             elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
                 text = _resolved(text, named) if named is not None and i > 0 else None
                 if text is None:
                     return []
-            part = frame.build(text, ents, ctx.tools, kinds)
+            part = built or frame.build(text, ents, ctx.tools, kinds)
             if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:]), named) and \
-                    _kind_of_them(part, " ".join(whole.parts[1:]), kinds) is None:
+                    _kind_of_them(part, " ".join(whole.parts[1:]), kinds) is None and \
+                    not (len(whole.parts) == 2 and _total_of_them(part, whole.parts[1]) is not None):
                 return []  # what the first part finds is what the next one is about ("Which store ..., and does it")
             if part.compound or part.limit or not Composer.applies(part):
                 ctx.event("compose_parts", refused=text, kind=part.kind, compound=part.compound, limit=part.limit)
@@ -210,7 +236,7 @@ class PartsComposer:
                 ctx.event("compose_parts", refused=text, reason="no query")
                 return []
             calls.update({c.key: c for c in chosen})
-            parts.append(_Part(part, composer, exists=exists, counted=of_them))
+            parts.append(_Part(part, composer, exists=exists, counted=of_them, totalled=built is not None))
         self.parts = parts
         ctx.event("compose_parts", parts=[p.frame.question for p in parts])
         return list(calls.values())
@@ -250,6 +276,13 @@ class PartsComposer:
                 shown = str(int(n)) if float(n).is_integer() else str(n)
                 rest = p.counted.strip().rstrip("?").split(None, 2)[2]  # after "how many"
                 p.text = wording.sentence(f"{shown} {rest}")
+            elif p.totalled and len(found or []) == 1 and p.composer.query is not None:
+                # "... and what did the loan fees for them come to in total?": "Total loan fee for them: 8,600 GBP."
+                col = (p.composer.answer_column or "").removeprefix("total_")
+                q = p.composer.query
+                tools = [q.tool] + ([q.join.tool] if q.join else [])
+                p.text = wording.sentence(f"{naming.prose_total(col, ctx)} for them: "
+                                          f"{wording.shown(ctx, found[0], col, tools)}")
             texts.append(p.text)
             values.append(found)
         ctx.answer_parts = values
