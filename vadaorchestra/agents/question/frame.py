@@ -55,6 +55,8 @@ CHAIN_ADVERBS = frozenset("indirectly ultimately eventually transitively downstr
                           "recursively".split())
 CHAIN_ADJECTIVES = frozenset("indirect ultimate eventual transitive".split())
 DIRECT_WORDS = frozenset("directly direct immediately immediate".split())
+# verbs that say little of their own before an object noun ("holds a role": has one; "takes a stake")
+LIGHT_VERBS = frozenset("be have get do make take give include contain hold".split())
 ANY_LEVEL = frozenset("level depth tier step".split())
 _PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
 # prepositions of a hierarchy, as the words a tool's name says them with ("sit under X": the units below X)
@@ -409,8 +411,9 @@ class _Framer:
         words = tuple(stem(w.lemma) for w in self.w if w.content and w.entity is None and w.kind is None
                       and stem(w.lemma) not in STOPWORDS)
         chain = self._chain_tokens()
+        light = self._light()
         naming = tuple(stem(w.lemma) for w in self.w if w.content and w.entity is None and w.i not in self.negated
-                       and w.i not in chain and stem(w.lemma) not in STOPWORDS)
+                       and w.i not in chain and w.i not in light and stem(w.lemma) not in STOPWORDS)
         tokens = tuple((stem(w.lemma), w.start, w.end) for w in self.w if w.content and w.entity is None
                        and stem(w.lemma) not in STOPWORDS)
         qword = p.question_word
@@ -1006,6 +1009,8 @@ class _Framer:
         if who is None:
             return None
         head = self.w[who.head]
+        if head.pos == "VERB" and head.i in self._light():
+            return "have"  # "Who holds a role in ...": has one (the role names the relation, as in "Who has a role")
         if head.pos == "VERB":
             return head.lemma
         # (not a name: "Who is X's agent?" asks for the agent)
@@ -1129,6 +1134,15 @@ class _Framer:
             args += [g for x in args if x.dep in ("prep", "agent") for g in w if g.head == x.i]
             found |= {x.entity for x in args if x.entity}
         return tuple(sorted(found))
+
+    def _light(self) -> set[int]:
+        """A light verb whose object is a common noun naming a tool of the catalog ("Who holds a role in ...":
+        the roles' tool; "hold" names no tool of holdings here): the noun names the relation, not the verb."""
+        w = self.w
+        names = {t for spec in self.tools.values() for t in terms(spec.get("name", "")) - {"get"}}
+        return {t.i for t in w if t.pos == "VERB" and t.lemma in LIGHT_VERBS and any(
+            x.head == t.i and x.dep == "dobj" and x.pos == "NOUN" and x.entity is None and x.kind is None
+            and any(word_match(stem(x.lemma), n) for n in names) for x in w)}
 
     def _entity_is(self) -> tuple[tuple[str, str], ...]:
         """(word, entity): "whose parent genre is X", "their parent is X" (the noun, its compounds, and the entity

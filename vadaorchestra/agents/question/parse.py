@@ -387,8 +387,10 @@ class _Reader:
     def _asked(self) -> tuple[str, str | None, int | None]:
         w = self.w
         first = next((t for t in w if t.content), None)
+        # (the sentence's first word in the base form, whatever clause the parser hung it on: "List the operators
+        # whose hubs, ..., dispatched more ...", "List" read as an adverbial clause of "dispatched")
         if first is not None and first.lemma in IMPERATIVES and first.tag in ("VB", "NN", "NNP", "VBP") and \
-                first.dep == "ROOT":
+                (first.dep == "ROOT" or (first.i == 0 and first.tag == "VB")):
             return self._imperative(first)
         # "When does X expire?", "Where is X based?": the question asks for a time or a place, whatever noun the
         # parser takes for its subject

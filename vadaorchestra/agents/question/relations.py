@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vadaorchestra.agents.question.frame import (
+    LIGHT_VERBS,
     LIMIT_NOUNS,
     OPERATION_WORDS,
     STOPWORDS,
@@ -30,7 +31,7 @@ from vadaorchestra.agents.question.frame import (
 )
 
 # relation words that say nothing of which tool: light verbs and the prepositions linking a noun to its complement
-LIGHT = frozenset("be have get do make take give include contain hold there with".split())
+LIGHT = LIGHT_VERBS | {"there", "with"}
 
 
 @dataclass(frozen=True)
