@@ -84,9 +84,28 @@ def test_a_superlative_is_no_condition():
     # counting what the entity's related things have: the whole chain; a word merely beginning with sub-: nothing
     ("Counting the substations it feeds, how many feeders does Kingsbridge serve?", False),
     ("How many feeders do the substations of Kingsbridge serve?", None),
+    # "directly" as one of two ways: the whole chain
+    ("Which sites come under St Aldric, either directly or through another site?", False),
+    ("Which sites come under St Aldric, either directly or by way of a satellite?", False),
 ])
 def test_how_far_a_chain_goes(question, direct):
     assert build(question).direct is direct
+
+
+def test_an_imperative_asks_for_its_object_however_the_parser_hangs_it():
+    f = build("List the operators whose hubs, together with those of their subsidiaries, dispatched more tonnage "
+              "than the operator's contracted monthly tonnage.")
+    assert f.asks_for == ("operator",)
+
+
+def test_a_light_verb_before_a_noun_naming_a_tool_names_no_tool():
+    """"Who holds a role in ...": the roles' tool, not the holdings' ("hold" is that tool's name here)."""
+    tools = {"get_holdings": {"name": "get_holdings", "description": "Holdings of a holder."},
+             "get_company_roles": {"name": "get_company_roles", "description": "People with a role in a company."}}
+    f = build("Who holds a role in Company 0524?", [ent("Company 0524", "get_company_roles.company")], tools=tools)
+    assert "hold" not in f.naming_words and f.verb == "have"
+    f = build("Which funds hold Company 0524?", [ent("Company 0524", "get_holdings.holder")], tools=tools)
+    assert "hold" in f.naming_words and f.verb is None
 
 
 def test_a_question_of_two_parts_has_both():
