@@ -215,6 +215,9 @@ def prose(column: str, ctx: RunContext | None = None) -> str:
     where the description has "its weight in tonnes", "contracted_monthly_t": "contracted monthly tonnage"), else
     without it."""
     parts = column.split("_")
+    if len(parts) >= 2 and ctx is not None and any(
+            str((spec.get("units") or {}).get(column, "")).lower() == parts[-1].lower() for spec in ctx.tools.values()):
+        return " ".join(parts[:-1])  # "loan_fee_gbp" in GBP: "loan fee" (the value is written with its unit)
     if len(parts) < 2 or len(parts[-1]) != 1:
         return " ".join(parts)
     words = " ".join(parts[:-1])
