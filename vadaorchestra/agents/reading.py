@@ -149,6 +149,18 @@ def _answer_views(ctx: RunContext, values: list[Any]):
     return out
 
 
+def _reversed_by_description(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """"Which associations report directly to X?" answered from X's own details, whose tool says "the parent
+    association it reports to": X does the reporting there, where the question says X is reported to."""
+    called = [t for t in _called(ctx) if t in ctx.tools]
+    for r, tool, word in relations.reversed_by_description(fr, {t: ctx.tools[t] for t in called}):
+        entity = r.target_entity or r.source_entity
+        return [f"the question says {r.text!r} with {entity} on the {'receiving' if r.asked == 'source' else 'doing'}"
+                f" end, and {tool}'s description says the thing it is called for is on the other ({word}): the "
+                f"relation is read the other way round"]
+    return []
+
+
 def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """The answer's values are of the kind asked, in the direction asked: not values of another column than the one
     the asked noun names ("Which engineers worked on X?" answered with work orders), and not values whose column names
@@ -159,6 +171,8 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         return []
     if not all(isinstance(v, str) for v in values):
         return []
+    if (described := _reversed_by_description(fr, ctx)):
+        return described
     head = (fr.asked_head,) if fr.asked_head else fr.asks_for[:1]
     if not head and fr.who and frame.verb_said(fr):
         head = (fr.verb,)  # "Who is X's agent?": the agent column, when the answer's predicate has one

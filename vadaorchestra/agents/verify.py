@@ -545,14 +545,16 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
     elif fr.total and not fr.share:
-        sums = [a for a in aggs if a[0] in ("sum", "msum")]
+        # (an average rests on a mean of what is asked: "the average assessment mark")
+        what, funcs = ("an average", ("avg",)) if fr.average else ("a total", ("sum", "msum"))
+        sums = [a for a in aggs if a[0] in funcs]
         asked = [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed("int", "float")
                  if c not in v.param_columns and fr.asks_for and frame.asked_columns(fr.asks_for, [c])]
         if not sums:
-            problems.append("the question asks for a total, and no sum was computed")
+            problems.append(f"the question asks for {what}, and no {'mean' if fr.average else 'sum'} was computed")
         elif asked and not any(a[2] in asked for a in sums):
-            problems.append(f"the question asks for the total {' '.join(fr.asks_for)}, and the sum computed sums "
-                            f"something else ({', '.join(f'{a[2]} in {a[1]}' for a in sums)})")
+            problems.append(f"the question asks for {what} of {' '.join(fr.asks_for)}, and the aggregate computed is "
+                            f"of something else ({', '.join(f'{a[2]} in {a[1]}' for a in sums)})")
     if fr.share and not any(_divides(_rules(s.program)) for s in ctx.synthesized):
         problems.append("the question asks for a share, and no ratio was computed")
     return problems + check_frame(ctx, aggs)
@@ -631,6 +633,10 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         problems.append("the answer's value is empty: the row found holds nothing in the column read")
     if values and fr.who and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         problems.append(f"the question asks who, and the answer gives only numbers ({', '.join(map(str, values[:3]))})")
+    elif values and fr.question_word in ("who", "whom") and all(
+            isinstance(v, str) and re.fullmatch(r"\d{4}-\d\d(-\d\d)?([ T][\d:.]+)?", v.strip()) for v in values):
+        # "Who made up the officiating team for match M093?" answered with the match's date
+        problems.append(f"the question asks who, and the answer gives only dates ({', '.join(map(str, values[:3]))})")
     if values == [] and fr.count and not fr.limit:  # (a limit's answer lists what passes it: none)
         problems.append("the question asks how many, and the count computed has no value (no rows were counted)")
     asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None

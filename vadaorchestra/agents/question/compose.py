@@ -164,6 +164,10 @@ class Composer:
             # controlled by X"), not one whose words merely add up ("shippers that sent freight out of X" is the
             # shipments of X, not the shipments of the hubs its lanes reach)
             found = [q for q in found if q.join is None or q.said]
+        # a tool whose description states a relation of the question the other way round ("the parent association
+        # it reports to", for "Which associations report to X?") is no reading of it
+        found = [q for q in found if q.join is not None
+                 or not relations.reversed_by_description(fr, {q.tool: ctx.tools[q.tool]})]
         wide = sorted(found, key=lambda q: -q.score)  # (for the fallbacks: see below)
         found = self._head_named(ctx, fr, found)
         if fr.direct is False:
@@ -1080,6 +1084,11 @@ class Composer:
             measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
             if measure is None:
                 return []
+            if fr.average:  # "the average assessment mark": the mean over the rows
+                self.output, self.answer_column = f"{rows}_average", f"average_{measure}"
+                self.what = f"average {naming.prose(measure, ctx)} {what}"
+                return [one(self.output, self.answer_column, "float", f"{row()}, V = avg({var[measure]})",
+                            f"average: {measure} of {rows} averaged over its rows")]
             self.output, self.answer_column = f"{rows}_total", f"total_{measure}"
             self.what = f"{naming.prose_total(measure, ctx)} {what}"
             return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[measure]})",

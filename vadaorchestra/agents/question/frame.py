@@ -203,6 +203,7 @@ class QuestionFrame:
     entities: tuple[Entity, ...] = ()
     conditions: tuple[Condition, ...] = ()
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
+    average: bool = False  # "the average assessment mark", "on average": a mean (a total's kind)
     # the whole chain with the entity's own things: "counting all of its sub-departments", "X or any of its subgenres"
     own: bool = False
     grouping: str | None = None
@@ -403,7 +404,8 @@ class _Framer:
         count, how_many, counted = self._count()
         asked = counted or self.asked
         share = self._share()
-        total = self._total(share)
+        average = not share and self._average()
+        total = self._total(share) or average
         extreme, ranking, n = self._extreme(count, asked)
         limit, limit_words, within = self._limit()
         at = self._limit_token
@@ -434,7 +436,7 @@ class _Framer:
             analysis=limit or ranking is not None or extreme is not None, limit=limit, extreme=extreme,
             asks_for=asks_for,
             how_many=how_many, who=who, entities=self._restricting(chain), conditions=self._conditions(n),
-            direct=direct, own=direct is False and self._own(),
+            direct=direct, own=direct is False and self._own(), average=average,
             grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
             unplaced_near=self._near(), entity_is=self._entity_is(),
             relations=relations, parts=parts, asked_text=asked.text if asked else "", words=words,
@@ -544,6 +546,18 @@ class _Framer:
                 return True
         return any(t.lemma in ("percent", "percentage") and t.dep != "compound" for t in self.w) and \
             self.p.form != "imperative"
+
+    def _average(self) -> bool:
+        """"What is X's average assessment mark?", "the mean fee", "How many km does X travel on average?"."""
+        for t in self.w:
+            if t.i in self.negated:
+                continue
+            if t.lemma in ("average", "mean") and t.pos == "ADJ" or (
+                    t.lemma in ("average", "mean") and t.dep in ("amod", "compound") and self.w[t.head].pos == "NOUN"):
+                return True
+            if t.lemma == "average" and t.i > 0 and self.w[t.i - 1].lemma == "on":
+                return True
+        return False
 
     def _total(self, share: bool) -> bool:
         if self.p.form == "how much" and not share:
@@ -784,8 +798,9 @@ class _Framer:
             if self._sub(t):
                 # "or any of its subgenres", "including its sub-systems", "counting all of its subgenres"
                 out |= {t.i} | {x.i for x in w if x.head == t.i}
-            if low in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all") for x in w):
-                out |= {t.i} | {x.i for x in w if x.head == t.i}
+            if low in ANY_LEVEL and self._any_level(t):
+                out |= {t.i} | {x.i for x in w if x.head == t.i} | {x.i for x in w if x.lemma == "however"
+                                                                    and 0 <= t.i - x.i <= 2}
             if t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t):
                 # "counting those in all of its districts": every part of the entity, at every level
                 out |= {t.i, t.head, w[t.head].head} | {x.i for x in w if x.head == t.i}
@@ -814,6 +829,12 @@ class _Framer:
                 for x in w)):
             return obj, between
         return None, ()
+
+    def _any_level(self, t: P.Word) -> bool:
+        """"at any level", "every step", "however many levels down": a level word said of every level."""
+        w = self.w
+        return any(x.head == t.i and x.lemma in ("any", "every", "all") for x in w) or (
+            t.i >= 2 and w[t.i - 1].lemma == "many" and w[t.i - 2].lemma == "however")
 
     def _all_of_its(self, t: P.Word) -> bool:
         """"all of its districts", "every one of their depots": the things of the entity's own, all of them."""
@@ -887,8 +908,7 @@ class _Framer:
         through = [t for t in w if t.i not in self.negated and t.lemma in ("through", "via") and
                    self._through(t)[0] is not None and not (t.i >= 2 and w[t.i - 1].lemma == "than"
                                                             and w[t.i - 2].lemma == "rather")]
-        levels = [t for t in w if t.lemma in ANY_LEVEL and any(x.head == t.i and x.lemma in ("any", "every", "all")
-                                                               for x in w)]
+        levels = [t for t in w if t.lemma in ANY_LEVEL and self._any_level(t)]
         # "either directly or through another site", "directly or by way of one of its hubs": "directly" as one of
         # two ways, not the only one
         alternative = [t for t in w if t.lemma in DIRECT_WORDS and any(

@@ -494,7 +494,15 @@ class _Reader:
         """"List the X", "Give me the X", "Count the X", "Tell me which ..."."""
         w = self.w
         if True:
-            obj = next((c for c in self.kids(first.i, "dobj", "obj", "attr", "npadvmod", "oprd")), None)
+            obj = next((c for c in self.kids(first.i, "dobj", "obj", "attr", "oprd")), None)
+            if obj is None:
+                # the first common noun after the verb, before any comma ("List every channel downstream of X,
+                # however many levels down": the channels, which the parser hung on "downstream")
+                comma = next((t.i for t in w if t.i > first.i and t.text in (",", ";")), len(w))
+                obj = next((t.i for t in w if first.i < t.i < comma and t.pos == "NOUN" and t.entity is None
+                            and t.i in self.by_token), None)
+            if obj is None:
+                obj = next((c for c in self.kids(first.i, "npadvmod")), None)
             if obj is None:
                 obj = next((c for c in self.kids(first.i) if w[c].pos in ("NOUN", "PROPN")
                             and w[c].dep not in ("nsubj",)), None)

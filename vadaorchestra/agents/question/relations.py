@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from vadaorchestra.agents.question.frame import (
@@ -26,6 +27,7 @@ from vadaorchestra.agents.question.frame import (
     Entity,
     QuestionFrame,
     Relation,
+    stem,
     terms,
     word_match,
 )
@@ -168,3 +170,41 @@ def assign(needed: list[Step], called: list[str]) -> list[Step]:
 
     matched = {i for i in range(len(needed)) if augment(i, set())}
     return [s for i, s in enumerate(needed) if i not in matched] + [s for s in columns if not s.tools & set(called)]
+
+
+@lru_cache(maxsize=512)
+def described_roles(description: str, word: str) -> tuple[bool, bool]:
+    """Whether a tool's description says the thing it is called for ("it") does ``word`` (its subject: "the parent
+    association it reports to") and whether it has it done to it ("they report to it"), by the description's parse."""
+    from vadaorchestra.agents.question import parse as P
+
+    source = target = False
+    for v in P.nlp()(description):
+        if v.pos_ not in ("VERB", "AUX") or not word_match(stem(v.lemma_.lower()), word):
+            continue
+        subjects = {c.lower_ for c in v.children if c.dep_ in ("nsubj", "nsubjpass")}
+        objects = {c.lower_ for c in v.children if c.dep_ == "dobj"} | {
+            g.lower_ for c in v.children if c.dep_ in ("prep", "dative") for g in c.children if g.dep_ == "pobj"}
+        source = source or ("it" in subjects and "they" not in subjects)
+        target = target or "it" in objects
+    return source, target
+
+
+def reversed_by_description(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]
+                            ) -> list[tuple[Relation, str, str]]:
+    """The relations between what is asked and a named entity that every tool whose description states them states
+    the other way round ("Which associations report to X?" where the tool gives "the parent association it reports
+    to", X being the one it is called for): (relation, one such tool, the relation's word)."""
+    out = []
+    for r in fr.relations:
+        receives = r.asked == "source" and bool(r.target_entity)  # "Which associations report to X": X receives
+        does = r.asked == "target" and bool(r.source_entity)  # "Which association does X report to": X does
+        if r.negated or not (receives or does):
+            continue
+        for w in content(r):
+            said = [(t, *described_roles(spec.get("description", ""), w)) for t, spec in sorted(tools.items())]
+            said = [(t, src, tgt) for t, src, tgt in said if src or tgt]
+            if said and all((src and not tgt) if receives else (tgt and not src) for _t, src, tgt in said):
+                out.append((r, said[0][0], w))
+                break
+    return out
