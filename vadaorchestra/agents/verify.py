@@ -19,6 +19,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, word_match
+from vadaorchestra.agents.question.naming import same_unit
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
@@ -511,7 +512,9 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
             return str(((ctx.tools.get(v.tool) or {}).get("units") or {}).get(c, ""))
         return [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed(*types)
                 if c not in v.param_columns and noun_text and (frame.asked_columns(tuple(_words(noun_text)), [c])
-                                                               or set(_words(unit(v, c))) & set(_words(noun_text)))]
+                                                               or set(_words(unit(v, c))) & set(_words(noun_text))
+                                                               or any(same_unit(w, unit(v, c))
+                                                                      for w in re.findall(r"[A-Za-z]+", noun_text)))]
 
     # "how many credits" where only a number column is named so: a quantity, summed ("how many issuers" counts the
     # issuer column, whatever number column, such as max_issuer_share, shares the word)

@@ -486,7 +486,7 @@ class Composer:
             fit += 1
         # the conditions: a number column each
         for cond in fr.conditions:
-            named = self._condition_columns(fr, cond, nums)
+            named = self._condition_columns(fr, cond, nums) or self._condition_unit(ctx, fr, cond, nums)
             if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, cond)):
                 return None
             fit += 1
@@ -668,6 +668,13 @@ class Composer:
         i = fr.question.find(cond.text)
         return (naming.named(cond.measure, columns) if cond.measure else []) or \
             naming.named(frame.before(fr, i), columns) or naming.named(frame.after(fr, i + len(cond.text)), columns)
+
+    @staticmethod
+    def _condition_unit(ctx: RunContext, fr: QuestionFrame, cond: frame.Condition, columns: list[str]) -> list[str]:
+        """The columns in the unit written after a condition's number ("more than 400 hectares": the area in ha)."""
+        i = fr.question.find(cond.text)
+        words = frame.after(fr, i + len(cond.text), 2) if i >= 0 else ()
+        return [c for c in columns if (u := naming.column_unit(c, ctx)) and any(naming.same_unit(w, u) for w in words)]
 
     @staticmethod
     def _level(spec: dict[str, Any]) -> str | None:
@@ -863,7 +870,7 @@ class Composer:
         for cond in fr.conditions:
             nums = [(v, c) for v in views for c in v.typed("int", "float") if c not in v.param_columns]
             labels = [c for _v, c in nums]
-            named = self._condition_columns(fr, cond, labels) or \
+            named = self._condition_columns(fr, cond, labels) or self._condition_unit(ctx, fr, cond, labels) or \
                 (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, cond) else [])
             if not named:
                 raise ComposeError(f"the condition {cond.text!r} names no number column of "

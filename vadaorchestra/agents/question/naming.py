@@ -195,14 +195,45 @@ def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | Non
     return [c for c in columns if any(word_match(w, head(c)) for w in words)]
 
 
+@lru_cache(maxsize=1)
+def _unit_registry():
+    import pint  # (the units of measurement and their names: "ML" and "megalitres" are one unit)
+
+    return pint.UnitRegistry()
+
+
+@lru_cache(maxsize=4096)
+def unit_of(text: str) -> str | None:
+    """The unit a word or symbol names, by pint's registry ("ML", "megalitres", "megaliters": megaliter; "ha",
+    "hectares": hectare), as the registry writes it; None when it names none. Symbols are case-sensitive ("ML" is no
+    "ml"); a single letter is a unit only as the catalog writes it."""
+    if not re.fullmatch(r"[A-Za-z]+", text or ""):
+        return None
+    try:
+        unit = _unit_registry().parse_units(text)
+    except Exception:  # pint raises its own errors, and others on odd input: none names a unit
+        return None
+    return str(unit) if str(unit) != "dimensionless" else None
+
+
+def same_unit(word: str, unit: str) -> bool:
+    """Whether a word of the question ("megalitres", "hectares") names the unit the catalog declares ("ML", "ha")."""
+    if not word or not unit or len(word) < 2:
+        return False
+    if word.lower() == unit.lower():
+        return True
+    u = unit_of(unit)
+    return u is not None and u == unit_of(word)
+
+
 def unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
     """The columns named by the unit the catalog declares for them (``@unit``) or a tool's description gives them
-    ("its weight in tonnes": "tonnage" names weight_t)."""
+    ("its weight in tonnes": "tonnage" names weight_t); a unit written out ("megalitres") names its symbol ("ML")."""
     found = []
     for tool in tools:
         declared = ctx.tools[tool].get("units") or {}
         found += [c for c in columns if c in declared and c not in found and declared[c].isalpha()
-                  and any(word_match(w, stem(declared[c].lower())) for w in words)]
+                  and any(word_match(w, stem(declared[c].lower())) or same_unit(w, declared[c]) for w in words)]
         for m in re.finditer(r"((?:[a-z]+\s+){0,2}[a-z]+)\s+in\s+([a-z]+)", ctx.tools[tool]["description"].lower()):
             hits = [c for c in named(seq(m.group(1)), columns) if c not in found]
             if len(hits) == 1 and any(word_match(w, stem(m.group(2))) for w in words):

@@ -1,0 +1,55 @@
+"""A unit written out in the question is the symbol the catalog declares ("megalitres": "ML", "hectares": "ha"),
+by pint's registry of units (fifteenth held-out pair: IR05, IR16). Whole runs offline on a catalog of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from vadaorchestra.agents.question.naming import same_unit
+
+FARMS = '''@tool("get_owner_farms", "Farms owned by an irrigator, with the irrigated area and annual allocation of each.").
+@param("owner", "string", "Name of the owner").
+@bind("farm_table", "csv", "data", "farms.csv").
+@mapping("farm_table", 0, "farm", "string"). @mapping("farm_table", 1, "owner", "string").
+@mapping("farm_table", 2, "area_ha", "float"). @mapping("farm_table", 3, "annual_allocation_ml", "float").
+@output("owner_farm").
+@mapping("owner_farm", 0, "owner", "string"). @mapping("owner_farm", 1, "farm", "string").
+@mapping("owner_farm", 2, "area_ha", "float"). @mapping("owner_farm", 3, "annual_allocation_ml", "float").
+@role("owner_farm", "farm", "entity").
+@label("owner_farm", "area_ha", "irrigated area"). @unit("owner_farm", "area_ha", "ha").
+@label("owner_farm", "annual_allocation_ml", "annual allocation"). @unit("owner_farm", "annual_allocation_ml", "ML").
+owner_farm($owner, F, A, M) :- farm_table(F, $owner, A, M).
+'''
+
+
+@pytest.mark.parametrize("word, unit, same", [
+    ("megalitres", "ML", True), ("megaliters", "ML", True), ("hectares", "ha", True), ("tonnes", "t", True),
+    ("kilometres", "km", True), ("millilitres", "ML", False), ("hectares", "ML", False), ("farms", "ha", False),
+    ("euros", "EUR", False), ("a", "a", False)])
+def test_a_unit_written_out_is_its_symbol(word, unit, same):
+    assert same_unit(word, unit) is same
+
+
+@pytest.fixture(scope="module")
+def farms(tmp_path_factory):
+    root = tmp_path_factory.mktemp("farms")
+    (root / "catalog").mkdir()
+    (root / "catalog" / "get_owner_farms.dl").write_text(FARMS)
+    (root / "data").mkdir()
+    (root / "data" / "farms.csv").write_text(
+        "farm,owner,area_ha,annual_allocation_ml\nRedgum,Sergi Holdings,420,900\nBilbul,Sergi Holdings,400,350\n"
+        "Yoogali,Sergi Holdings,150,1200\nStony,Kelly Agriculture,800,60\n")
+    return root
+
+
+def _ask(question, root):
+    from vadaorchestra.agents.run import ask_sync
+
+    return ask_sync(question, catalog=root / "catalog", data=root)
+
+
+def test_a_condition_in_a_unit_written_out_compares_the_column_in_that_unit(farms):
+    result = _ask("Which farms owned by Sergi Holdings irrigate more than 400 hectares?", farms)
+    assert result.verified and result.ctx.answer_values == ["Redgum"], result.answer
+    result = _ask("Which farms owned by Sergi Holdings are allocated more than 400 megalitres?", farms)
+    assert result.verified and sorted(result.ctx.answer_values) == ["Redgum", "Yoogali"], result.answer
