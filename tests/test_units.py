@@ -53,3 +53,41 @@ def test_a_condition_in_a_unit_written_out_compares_the_column_in_that_unit(farm
     assert result.verified and result.ctx.answer_values == ["Redgum"], result.answer
     result = _ask("Which farms owned by Sergi Holdings are allocated more than 400 megalitres?", farms)
     assert result.verified and sorted(result.ctx.answer_values) == ["Redgum", "Yoogali"], result.answer
+
+
+USE = '''@tool("get_farm_water_use", "A farm's water use this year: the total delivered in megalitres.").
+@param("farm", "string", "Name of the farm").
+@bind("delivery_table", "csv", "data", "deliveries.csv").
+@mapping("delivery_table", 0, "delivery_id", "string"). @mapping("delivery_table", 1, "farm", "string").
+@mapping("delivery_table", 2, "date", "string"). @mapping("delivery_table", 3, "volume_ml", "float").
+@output("water_use").
+@mapping("water_use", 0, "farm", "string"). @mapping("water_use", 1, "delivered_ml", "float").
+@unit("water_use", "delivered_ml", "ML").
+water_use($farm, T) :- delivery_table(I, $farm, D, V), T = sum(V).
+'''
+DELIVERIES = '''@tool("get_farm_deliveries", "Water deliveries to a farm: delivery id, date and volume in megalitres.").
+@param("farm", "string", "Name of the farm").
+@bind("delivery_table", "csv", "data", "deliveries.csv").
+@mapping("delivery_table", 0, "delivery_id", "string"). @mapping("delivery_table", 1, "farm", "string").
+@mapping("delivery_table", 2, "date", "string"). @mapping("delivery_table", 3, "volume_ml", "float").
+@output("farm_delivery").
+@mapping("farm_delivery", 0, "farm", "string"). @mapping("farm_delivery", 1, "delivery_id", "string").
+@mapping("farm_delivery", 2, "date", "string"). @mapping("farm_delivery", 3, "volume_ml", "float").
+@role("farm_delivery", "delivery_id", "entity"). @role("farm_delivery", "date", "date").
+@role("farm_delivery", "volume_ml", "amount"). @unit("farm_delivery", "volume_ml", "ML").
+farm_delivery($farm, I, D, V) :- delivery_table(I, $farm, D, V).
+'''
+
+
+def test_a_period_is_kept_by_the_tool_whose_rows_are_dated(tmp_path):
+    """"How much water went to X in March 2024?": the deliveries of March, not the year's total, which has no date
+    (fifteenth held-out pair, IR15: refused, the period kept by no step)."""
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "get_farm_water_use.dl").write_text(USE)
+    (tmp_path / "catalog" / "get_farm_deliveries.dl").write_text(DELIVERIES)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "deliveries.csv").write_text(
+        "delivery_id,farm,date,volume_ml\nD1,Redgum,2024-02-10,100\nD2,Redgum,2024-03-05,40\nD3,Redgum,2024-03-20,2.5\n"
+        "D4,Stony,2024-03-02,7\n")
+    result = _ask("How much water went to Redgum in March 2024?", tmp_path)
+    assert result.verified and result.ctx.answer_values == [42.5], result.answer

@@ -168,6 +168,15 @@ class Composer:
         # it reports to", for "Which associations report to X?") is no reading of it
         found = [q for q in found if q.join is not None
                  or not relations.reversed_by_description(fr, {q.tool: ctx.tools[q.tool]})]
+        if fr.periods:
+            # "How much water went to X in March 2024?": a tool whose rows are dated (the deliveries), not a year's
+            # total without dates (the water use), when one is among the readings
+            def dated(q: Query) -> bool:
+                specs = [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
+                return any("date" in (sp.get("roles") or {}).values() or any(
+                    {"date", "month", "day"} & set(c.split("_")) for c in naming.cols(sp)) for sp in specs) or any(
+                    str(v) in fr.periods for v in q.params.values())
+            found = [q for q in found if dated(q)] or found
         wide = sorted(found, key=lambda q: -q.score)  # (for the fallbacks: see below)
         found = self._head_named(ctx, fr, found)
         if fr.direct is False:
