@@ -527,6 +527,9 @@ class Composer:
         # tool's words and the lenders' both), less a join's cost
         score = 10 * (scores.get(tool, 0.0) + (self.joined_score(tool, join.tool) if join else 0.0)) / top + 2 * fit \
             - ((5 if join.column else 9) if join else 0.0)
+        if fr.question_word in ("who", "whom") and fr.verb and asked and fr.verb not in frame.STOPWORDS and any(
+                word_match(stem(fr.verb), t) and t != stem(fr.verb) for t in terms(asked)):
+            score += 6  # "Who owns the farms that ...?": the owner column, the doer the verb names
         return Query(tool, params, join, filters, score, asked, ref, numerator, guessed, choices=choices, every=every,
                      people=people)
 
