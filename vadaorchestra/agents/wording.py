@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from vadaorchestra.agents.question.naming import fmt_number
+from vadaorchestra.agents.question.naming import fmt_number, same_unit
 
 if TYPE_CHECKING:
     from vadaorchestra.agents.context import RunContext
@@ -680,4 +680,6 @@ def _named_by_noun(question: str, unit: str) -> bool:
     """ "How many hours ...": the question's noun is the unit, and the restated answer says it (written out in full
     for an abbreviated unit: "build minutes" for "min")."""
     tail = r"[a-z]*" if unit.isalpha() else ""
-    return re.search(rf"(?<!\w){re.escape(unit)}{tail}(?!\w)", question, re.I) is not None
+    if re.search(rf"(?<!\w){re.escape(unit)}{tail}(?!\w)", question, re.I) is not None:
+        return True
+    return any(same_unit(w, unit) for w in re.findall(r"[A-Za-z]{2,}", question))
