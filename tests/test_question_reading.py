@@ -311,3 +311,16 @@ def test_a_count_computed_without_an_entity_the_question_names_is_refused():
     ctx.synthesized[0] = Synthesized('n(C) :- branch_loan(L), member_loan(L), C = count(L).', "count", "n",
                                      kind="aggregate")
     assert not any("computed without it" in p for p in check_reading("11.", ctx))
+
+
+def test_a_yes_no_question_answered_with_neither_is_refused():
+    """"Does X have any cross-connects with Y?" answered with X's and Y's lists (sixteenth held-out pair, DC13:
+    verified until the Verifier asked for a yes or a no)."""
+    from vadaorchestra.agents.verify import check_frame
+
+    ctx = _ctx("Does Quillfeather Games have any cross-connects with Zenith Fibre?",
+               [ent("Quillfeather Games", "get_tenant_cross_connects.tenant")], TOOLS, [], ["XC-002", "XC-020"])
+    ctx.answer = "Cross-connect of Quillfeather Games: XC-002 and XC-020."
+    assert any("yes or no" in p for p in check_frame(ctx))
+    ctx.answer, ctx.answer_yes = "Yes: XC-002.", True
+    assert not any("yes or no" in p for p in check_frame(ctx))

@@ -91,3 +91,49 @@ def test_a_period_is_kept_by_the_tool_whose_rows_are_dated(tmp_path):
         "D4,Stony,2024-03-02,7\n")
     result = _ask("How much water went to Redgum in March 2024?", tmp_path)
     assert result.verified and result.ctx.answer_values == [42.5], result.answer
+
+
+INTAKE = '''@tool("get_sawmill_intake", "Timber a sawmill took in: sale id, delivery date and volume in cubic metres.").
+@param("sawmill", "string", "Name of the sawmill").
+@bind("sale_table", "csv", "data", "sales.csv").
+@mapping("sale_table", 0, "sale_id", "string"). @mapping("sale_table", 1, "sawmill", "string").
+@mapping("sale_table", 2, "volume_m3", "float"). @mapping("sale_table", 3, "price_gbp_per_m3", "float").
+@output("sawmill_delivery").
+@mapping("sawmill_delivery", 0, "sawmill", "string"). @mapping("sawmill_delivery", 1, "sale_id", "string").
+@mapping("sawmill_delivery", 2, "volume_m3", "float"). @mapping("sawmill_delivery", 3, "price_gbp_per_m3", "float").
+@role("sawmill_delivery", "sale_id", "entity"). @role("sawmill_delivery", "volume_m3", "amount").
+@unit("sawmill_delivery", "volume_m3", "m³"). @unit("sawmill_delivery", "price_gbp_per_m3", "GBP/m³").
+sawmill_delivery($sawmill, I, V, P) :- sale_table(I, $sawmill, V, P).
+'''
+MILL = '''@tool("get_sawmill_info", "A sawmill's town and its monthly intake cap in cubic metres.").
+@param("sawmill", "string", "Name of the sawmill").
+@bind("mill_table", "csv", "data", "mills.csv").
+@mapping("mill_table", 0, "sawmill", "string"). @mapping("mill_table", 1, "town", "string").
+@mapping("mill_table", 2, "monthly_intake_cap_m3", "float").
+@output("sawmill_info").
+@mapping("sawmill_info", 0, "sawmill", "string"). @mapping("sawmill_info", 1, "town", "string").
+@mapping("sawmill_info", 2, "monthly_intake_cap_m3", "float").
+@role("sawmill_info", "monthly_intake_cap_m3", "limit"). @unit("sawmill_info", "monthly_intake_cap_m3", "m³").
+sawmill_info($sawmill, T, C) :- mill_table($sawmill, T, C).
+'''
+
+
+def test_how_many_in_a_unit_of_two_words_sums_the_amount_not_a_cap(tmp_path):
+    """"How many cubic metres ...": the volume in m³ summed (FE05 of the sixteenth pair), never the price per m³ nor
+    the monthly intake cap in m³ (a limit), which an earlier change had summed and verified."""
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "get_sawmill_intake.dl").write_text(INTAKE)
+    (tmp_path / "catalog" / "get_sawmill_info.dl").write_text(MILL)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "sales.csv").write_text("sale_id,sawmill,volume_m3,price_gbp_per_m3\n"
+                                                 "S1,Spey Mill,100,55\nS2,Spey Mill,60.5,60\nS3,Tweed Mill,9,50\n")
+    (tmp_path / "data" / "mills.csv").write_text("sawmill,town,monthly_intake_cap_m3\nSpey Mill,Elgin,700\n"
+                                                 "Tweed Mill,Peebles,300\n")
+    result = _ask("How many cubic metres of timber has Spey Mill taken in altogether?", tmp_path)
+    assert result.verified and result.ctx.answer_values == [160.5], result.answer
+
+
+@pytest.mark.parametrize("word, unit, same", [("cubic metres", "m³", True), ("cubic metres", "m3", True),
+                                              ("kilowatt hours", "kWh", True), ("megawatt hours", "kWh", False)])
+def test_a_unit_of_two_words_is_its_symbol(word, unit, same):
+    assert same_unit(word, unit) is same

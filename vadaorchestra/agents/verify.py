@@ -19,7 +19,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, word_match
-from vadaorchestra.agents.question.naming import same_unit
+from vadaorchestra.agents.question.naming import names_unit
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
@@ -513,12 +513,15 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         return [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed(*types)
                 if c not in v.param_columns and noun_text and (frame.asked_columns(tuple(_words(noun_text)), [c])
                                                                or set(_words(unit(v, c))) & set(_words(noun_text))
-                                                               or any(same_unit(w, unit(v, c))
-                                                                      for w in re.findall(r"[A-Za-z]+", noun_text)))]
+                                                               or names_unit(re.findall(r"[A-Za-z]+", noun_text),
+                                                                             unit(v, c)))]
 
     # "how many credits" where only a number column is named so: a quantity, summed ("how many issuers" counts the
     # issuer column, whatever number column, such as max_issuer_share, shares the word)
-    numeric = named_by_noun(("int", "float")) if not named_by_noun(("string",)) else []
+    # (a quantity, not a limit, a base or a level named so: "how many cubic metres" is no sum of a cap in m³)
+    capped = {c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items()
+              if r in ("limit", "base", "level")}
+    numeric = [c for c in named_by_noun(("int", "float")) if c not in capped] if not named_by_noun(("string",)) else []
     if noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted
         if not any(a[0] in ("sum", "msum") and a[2] in numeric for a in aggs):
@@ -630,6 +633,10 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         problems.append("not checked: the question asks for relations through every level, and the answer rests on "
                         "nothing that follows the chain (no recursive tool or rule)")
     problems += _own_left_out(ctx, fr) + _repeated_amounts(ctx)
+    if fr.how == "yes-no" and not fr.compound and ctx.answer_yes is None and ctx.answer_parts is None and \
+            not re.match(r"\s*(yes|no)\b", ctx.answer or "", re.I):
+        # "Does X have any cross-connects with Y?" answered with X's and Y's lists: no yes or no was computed
+        problems.append("the question asks yes or no, and the answer says neither (no step decides it)")
     values = ctx.answer_values
     if values and all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
         # "Who is X's account manager?" read off an empty column of X's row: the data holds nothing to answer with

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from vadaorchestra.agents.question.naming import fmt_number, same_unit
+from vadaorchestra.agents.question.naming import fmt_number, names_unit
 
 if TYPE_CHECKING:
     from vadaorchestra.agents.context import RunContext
@@ -682,4 +682,4 @@ def _named_by_noun(question: str, unit: str) -> bool:
     tail = r"[a-z]*" if unit.isalpha() else ""
     if re.search(rf"(?<!\w){re.escape(unit)}{tail}(?!\w)", question, re.I) is not None:
         return True
-    return any(same_unit(w, unit) for w in re.findall(r"[A-Za-z]{2,}", question))
+    return names_unit(re.findall(r"[A-Za-z]{2,}", question), unit)

@@ -392,8 +392,12 @@ class Composer:
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]
                 fit += 1
+            # (an amount in the unit, not a limit, base or level in it: "how many cubic metres has X taken in" is
+            # no monthly intake cap in m³)
+            capped = {c for sp in [spec] + ([ctx.tools[join.tool]] if join else [])
+                      for c in naming.role_columns(sp, "limit", "base", "level")}
             united = [] if named or not fr.count else \
-                naming.unit_named(phrase, ctx, [tool] + ([join.tool] if join else []), nums)
+                naming.unit_named(phrase, ctx, [tool] + ([join.tool] if join else []), [c for c in nums if c not in capped])
             if united:  # "how many cows": the number column the catalog declares in cows (herd_size)
                 named, asked = united[:1], united[0]
                 fit += 1
@@ -686,7 +690,7 @@ class Composer:
         """The columns in the unit written after a condition's number ("more than 400 hectares": the area in ha)."""
         i = fr.question.find(cond.text)
         words = frame.after(fr, i + len(cond.text), 2) if i >= 0 else ()
-        return [c for c in columns if (u := naming.column_unit(c, ctx)) and any(naming.same_unit(w, u) for w in words)]
+        return [c for c in columns if (u := naming.column_unit(c, ctx)) and naming.names_unit(words, u)]
 
     @staticmethod
     def _level(spec: dict[str, Any]) -> str | None:
@@ -1066,7 +1070,12 @@ class Composer:
         amounts = [c for spec in [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else [])
                    for c in naming.role_columns(spec, "amount")]
         if fr.kind == "count":
-            counted = [c for c in asked if c in strings] or asked
+            # "how many cubic metres": the column declared in that unit, summed (not one whose name has "m3" in it)
+            # (an amount, not a limit or a base in that unit: "the monthly intake cap in m³" is no timber taken in)
+            capped = {c for t in self._tools(q) for c in naming.role_columns(ctx.tools[t], "limit", "base", "level")}
+            by_unit = naming.unit_named(tuple(re.findall(r"[a-z]+", (fr.how_many or "").lower())), ctx,
+                                        self._tools(q), [c for c in nums if c not in capped]) if fr.how_many else []
+            counted = by_unit[:1] or [c for c in asked if c in strings] or asked
             if not counted:
                 return []
             c = counted[0]

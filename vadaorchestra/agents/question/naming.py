@@ -197,33 +197,51 @@ def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | Non
 
 @lru_cache(maxsize=1)
 def _unit_registry():
+    import logging
+
     import pint  # (the units of measurement and their names: "ML" and "megalitres" are one unit)
 
+    logging.getLogger("pint").setLevel(logging.ERROR)  # ("Parsing Gbps yield multiple results": not the user's)
     return pint.UnitRegistry()
 
 
 @lru_cache(maxsize=4096)
-def unit_of(text: str) -> str | None:
-    """The unit a word or symbol names, by pint's registry ("ML", "megalitres", "megaliters": megaliter; "ha",
-    "hectares": hectare), as the registry writes it; None when it names none. Symbols are case-sensitive ("ML" is no
-    "ml"); a single letter is a unit only as the catalog writes it."""
-    if not re.fullmatch(r"[A-Za-z]+", text or ""):
+def unit_of(text: str):
+    """The unit a word, words or a symbol name, by pint's registry ("ML", "megalitres", "megaliters": megaliter;
+    "ha", "hectares": hectare; "m³", "m3", "cubic metres": meter ** 3); None when they name none. Symbols are
+    case-sensitive ("ML" is no "ml")."""
+    text = re.sub(r"(?<=[A-Za-z])([23])$", r"**\1", (text or "").strip())  # "m3": m**3
+    if not re.fullmatch(r"[A-Za-z][A-Za-z ]*(\*\*[23]|[²³])?", text) or len(text) > 40:
         return None
     try:
         unit = _unit_registry().parse_units(text)
     except Exception:  # pint raises its own errors, and others on odd input: none names a unit
         return None
-    return str(unit) if str(unit) != "dimensionless" else None
+    return None if unit.dimensionless else unit
 
 
+@lru_cache(maxsize=4096)
 def same_unit(word: str, unit: str) -> bool:
-    """Whether a word of the question ("megalitres", "hectares") names the unit the catalog declares ("ML", "ha")."""
+    """Whether words of the question ("megalitres", "cubic metres", "kilowatt hours") name the unit the catalog
+    declares ("ML", "m³", "kWh"): one dimension, and one of each is one of the other."""
     if not word or not unit or len(word) < 2:
         return False
     if word.lower() == unit.lower():
         return True
-    u = unit_of(unit)
-    return u is not None and u == unit_of(word)
+    a, b = unit_of(unit), unit_of(word)
+    if a is None or b is None or a.dimensionality != b.dimensionality:
+        return False
+    try:
+        return abs((1 * b).to(a).magnitude - 1) < 1e-9
+    except Exception:  # (offset units and the like: not one unit)
+        return False
+
+
+def names_unit(words, unit: str) -> bool:
+    """Whether a word of ``words``, or two in a row ("cubic metres"), names ``unit`` (:func:`same_unit`)."""
+    words = list(words)
+    return any(same_unit(w, unit) for w in words) or any(
+        same_unit(f"{a} {b}", unit) for a, b in zip(words, words[1:], strict=False))
 
 
 def unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], columns: list[str]) -> list[str]:
@@ -232,8 +250,9 @@ def unit_named(words: tuple[str, ...], ctx: RunContext, tools: list[str], column
     found = []
     for tool in tools:
         declared = ctx.tools[tool].get("units") or {}
-        found += [c for c in columns if c in declared and c not in found and declared[c].isalpha()
-                  and any(word_match(w, stem(declared[c].lower())) or same_unit(w, declared[c]) for w in words)]
+        found += [c for c in columns if c in declared and c not in found and (
+            (declared[c].isalpha() and any(word_match(w, stem(declared[c].lower())) for w in words))
+            or names_unit(words, declared[c]))]
         for m in re.finditer(r"((?:[a-z]+\s+){0,2}[a-z]+)\s+in\s+([a-z]+)", ctx.tools[tool]["description"].lower()):
             hits = [c for c in named(seq(m.group(1)), columns) if c not in found]
             if len(hits) == 1 and any(word_match(w, stem(m.group(2))) for w in words):

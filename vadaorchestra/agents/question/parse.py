@@ -228,6 +228,8 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         start, end, entity = _original(t.idx, t.idx + len(t.text), spans)
         kind = next((m.value for m in kinds if m.start <= start and end <= m.end), None)
         pos, tag, lemma = t.pos_, t.tag_, t.lemma_.lower()
+        if pos == "NOUN" and t.lower_.endswith("ss") and lemma != t.lower_:
+            lemma = t.lower_  # a noun in -ss is no plural ("cross-connects": cross, not "cros"; "glass", "class")
         after_wh = t.i > 0 and doc[t.i - 1].lower_ in ("which", "what") and all(
             x.pos_ in ("ADP", "PART") for x in doc[:t.i - 1])
         if pos == "VERB" and tag == "VBZ" and (after_wh or any(c.tag_ == "WDT" and c.dep_ == "det"
