@@ -87,6 +87,9 @@ def test_a_superlative_is_no_condition():
     # "directly" as one of two ways: the whole chain
     ("Which sites come under St Aldric, either directly or through another site?", False),
     ("Which sites come under St Aldric, either directly or by way of a satellite?", False),
+    ("How many compartments does the Highland Region have, counting all its districts and blocks?", False),
+    ("List every row in building DK2, whichever hall it is in.", False),
+    ("List every channel downstream of Lateral M3, however many levels down.", False),
 ])
 def test_how_far_a_chain_goes(question, direct):
     assert build(question).direct is direct

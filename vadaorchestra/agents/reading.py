@@ -202,7 +202,9 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
                     return [f"the question asks who {' '.join(said)}s {r.target_entity}, and the answer gives values "
                             f"of {', '.join(cols)} in {view.name}, not of {doer[0]}"]
         for r in fr.relations:
-            if r.negated or not r.source_entity or r.asked != "target":
+            # (a noun the entity is said to be: "Which companies is X a minority shareholder of?"; not a verb, "Which
+            # town is X based in?" answered with its base_town)
+            if r.negated or not r.source_entity or r.asked != "target" or r.via == "verb":
                 continue
             said = relations.content(r)
             for col in cols:

@@ -273,8 +273,8 @@ class QuestionFrame:
 
 
 # --- linking: which data values the question's noun phrases name ------------------------------------------------------
-def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[dict[str, Any]] = ()
-             ) -> tuple[list[P.Mention], list[Entity]]:
+def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[dict[str, Any]] = (),
+             columns: frozenset[str] = frozenset()) -> tuple[list[P.Mention], list[Entity]]:
     """The spans of the question that name data values, and the entities: from ``find_entities`` matches of the
     question (``matches``) and of its lemmas (``kind_matches``: "districts" finds the value "district"). A match
     whose words are all function words ("a" for a rating "A") is no mention; a category value written as a common
@@ -301,6 +301,14 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
             token.dep_ in ("compound", "nmod") and inside(token.head)) or (
             0 < token.i < len(doc) - 1 and doc[token.i - 1].dep_ == "det" and inside(doc[token.i + 1]))
 
+    def names_a_column(token) -> bool:
+        """A word that, with the noun it modifies, names a column of the catalog ("What power cap is rack X
+        contracted for?": power_cap_kw), whatever kind of ticket "power" also is."""
+        if token.dep_ not in ("compound", "amod", "nmod") or token.head.i == token.i or token.head.pos_ != "NOUN":
+            return False
+        phrase = (stem(token.lemma_.lower()), stem(token.head.lemma_.lower()))
+        return any(all(any(word_match(w, t) for t in terms(c)) for w in phrase) for c in columns)
+
     # names first, then kinds (whether a kind is that of a name needs the names)
     for m in sorted((m for m in matches if isinstance(m.get("value"), str)),
                     key=lambda m: (bool(m.get("category")) and not m.get("parameters"), -len(m["value"]))):
@@ -319,7 +327,7 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         # (a word written in lower case is no name, whatever its tag: "tutti contracts")
         named = any(t.text[:1].isupper() and (t.pos_ == "PROPN" or (t.i > 0 and not t.is_sent_start)) for t in toks)
         kind = bool(m.get("category")) and not named and not m.get("parameters")
-        if kind and of_a_name(toks[-1]):
+        if kind and (of_a_name(toks[-1]) or names_a_column(toks[-1])):
             continue
         taken.append((a, b))
         out.append(P.Mention(a, b, value, kind))
@@ -344,7 +352,7 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
             if all(x in w[0] for x, w in zip(want, window, strict=True)) and \
                     all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
                 a, b = window[0][1], window[-1][2]
-                if free(a, b) and not of_a_name(window[-1][3]):
+                if free(a, b) and not of_a_name(window[-1][3]) and not names_a_column(window[-1][3]):
                     taken.append((a, b))
                     out.append(P.Mention(a, b, value, True))
                     found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), True,
@@ -383,7 +391,8 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
     """The frame of ``question``; ``entities`` are ``find_entities`` matches of the question (value, columns,
     parameters, category), ``kinds`` those of its lemmas (:func:`lemma_text`), ``tools`` the catalog as
     ``list_tools`` gives it (its column roles and descriptions)."""
-    spans, linked = mentions(question, entities or [], kinds or [])
+    columns = frozenset(c["name"] for spec in (tools or {}).values() for c in spec.get("schema", []))
+    spans, linked = mentions(question, entities or [], kinds or [], columns)
     return _Framer(P.read(question, spans), tuple(linked), tools or {}).frame()
 
 
@@ -798,12 +807,19 @@ class _Framer:
             if self._sub(t):
                 # "or any of its subgenres", "including its sub-systems", "counting all of its subgenres"
                 out |= {t.i} | {x.i for x in w if x.head == t.i}
+            if self._whichever(t):
+                # "whichever hall it is in": any of the things between, at any level
+                out |= {t.i, t.head} | {x.i for x in w if x.i > t.head and x.i <= t.head + 4 and x.pos in (
+                    "PRON", "AUX", "ADP")}
             if low in ANY_LEVEL and self._any_level(t):
                 out |= {t.i} | {x.i for x in w if x.head == t.i} | {x.i for x in w if x.lemma == "however"
                                                                     and 0 <= t.i - x.i <= 2}
             if t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t):
                 # "counting those in all of its districts": every part of the entity, at every level
                 out |= {t.i, t.head, w[t.head].head} | {x.i for x in w if x.head == t.i}
+            elif t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_its(t):
+                # "counting all its districts and blocks"
+                out |= set(self._below(t.i))
             if low == "include" and t.tag == "VBG" and t.i not in self.negated and t.dep in ("prep", "advcl") and \
                     w[t.i - 1].text == ",":
                 # ", including journeys with a change of ferry": what the answer takes in besides, not a
@@ -835,6 +851,16 @@ class _Framer:
         w = self.w
         return any(x.head == t.i and x.lemma in ("any", "every", "all") for x in w) or (
             t.i >= 2 and w[t.i - 1].lemma == "many" and w[t.i - 2].lemma == "however")
+
+    def _whichever(self, t: P.Word) -> bool:
+        """"whichever hall it is in", "whatever district they sit in": the thing between, any one of them."""
+        return t.lemma in ("whichever", "whatever") and t.dep == "det" and self.w[t.head].pos == "NOUN"
+
+    def _all_its(self, t: P.Word) -> bool:
+        """"all its districts", "every one of" aside: the entity's parts, all of them, said without "of"."""
+        w = self.w
+        return any(x.head == t.i and x.lemma in ("its", "their") and x.dep == "poss" for x in w) and any(
+            x.head == t.i and x.lemma == "all" and x.dep in ("predet", "det") for x in w)
 
     def _all_of_its(self, t: P.Word) -> bool:
         """"all of its districts", "every one of their depots": the things of the entity's own, all of them."""
@@ -869,7 +895,7 @@ class _Framer:
         w = self.w
         for t in w:
             if t.i in self.negated or not (self._sub(t) or (
-                    t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_of_its(t))):
+                    t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and (self._all_of_its(t) or self._all_its(t)))):
                 continue
             # the entity's parts ("its", "X's"), not the parts of each thing asked ("which operators ..., once the
             # hubs of their own subsidiaries are included")
@@ -903,12 +929,13 @@ class _Framer:
         w = self.w
         chain = [t for t in w if t.i not in self.negated and (
             t.lemma in CHAIN_ADVERBS or t.lemma in CHAIN_ADJECTIVES)]
-        subs = [t for t in w if t.i not in self.negated and self._sub(t)]
+        subs = [t for t in w if t.i not in self.negated and (self._sub(t) or (
+            t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_its(t)))]
         # (not "directly rather than through one of its zones": the chain said as what is not asked)
         through = [t for t in w if t.i not in self.negated and t.lemma in ("through", "via") and
                    self._through(t)[0] is not None and not (t.i >= 2 and w[t.i - 1].lemma == "than"
                                                             and w[t.i - 2].lemma == "rather")]
-        levels = [t for t in w if t.lemma in ANY_LEVEL and self._any_level(t)]
+        levels = [t for t in w if (t.lemma in ANY_LEVEL and self._any_level(t)) or self._whichever(t)]
         # "either directly or through another site", "directly or by way of one of its hubs": "directly" as one of
         # two ways, not the only one
         alternative = [t for t in w if t.lemma in DIRECT_WORDS and any(
