@@ -327,3 +327,13 @@ def test_a_yes_no_question_answered_with_neither_is_refused():
     assert any("yes or no" in p for p in check_frame(ctx))
     ctx.answer, ctx.answer_yes = "Yes: XC-002.", True
     assert not any("yes or no" in p for p in check_frame(ctx))
+
+
+def test_a_verb_of_aspect_places_nothing_and_asks_for_nothing():
+    """"Which sawmills ended up buying timber from ...": 'end' and 'up' say when, not what (sixteenth pair, FE12:
+    refused for 'end')."""
+    tools = {"get_timber_sales": {"name": "get_timber_sales", "description": "Timber sales: the sawmill buying each lot.",
+                                  "schema": [{"name": "sawmill", "type": "string"}]}}
+    f = build("Which sawmills ended up buying timber from Tweedside?", [ent("Tweedside", "get_timber_sales.seller")],
+              tools=tools)
+    assert "end" not in f.unplaced

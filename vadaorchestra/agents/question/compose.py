@@ -253,6 +253,15 @@ class Composer:
             for col in ([q.asked] if q.asked else self._asked_named(ctx, fr, q)):
                 if all(c != col for _r, c in readings):
                     readings.append((q, col))
+        # (not the column holding the kind the asked noun is: "What blocks sit directly under X?" asks for the
+        # units of type block, not for the type itself)
+        kinds = {c.rsplit(".", 1)[-1] for e in fr.kinds if fr.asked_head and any(
+            word_match(fr.asked_head, w) for w in terms(e.value)) for c in e.columns}
+        if len(readings) >= 2 and kinds and any(col not in kinds for _q, col in readings):
+            readings = [(q, col) for q, col in readings if col not in kinds]
+            best = readings[0][0] if len(readings) == 1 else best
+            if len(readings) == 1:
+                best.asked = readings[0][1]
         if len(readings) < 2:
             return best
         ctx.readings = [self._say(ctx, fr, q, col) for q, col in readings]

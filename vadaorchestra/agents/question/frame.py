@@ -55,6 +55,8 @@ CHAIN_ADVERBS = frozenset("indirectly ultimately eventually transitively downstr
                           "recursively".split())
 CHAIN_ADJECTIVES = frozenset("indirect ultimate eventual transitive".split())
 DIRECT_WORDS = frozenset("directly direct immediately immediate".split())
+# verbs of aspect before the verb that says the relation ("ended up buying", "kept using", "began supplying")
+ASPECT_VERBS = frozenset("end keep start begin continue stop go happen manage tend".split())
 # verbs that say little of their own before an object noun ("holds a role": has one; "takes a stake")
 LIGHT_VERBS = frozenset("be have get do make take give include contain hold".split())
 ANY_LEVEL = frozenset("level depth tier step".split())
@@ -852,6 +854,16 @@ class _Framer:
         return any(x.head == t.i and x.lemma in ("any", "every", "all") for x in w) or (
             t.i >= 2 and w[t.i - 1].lemma == "many" and w[t.i - 2].lemma == "however")
 
+    def _aspect(self) -> set[int]:
+        """A verb of aspect before the verb of the relation ("ended up buying", "kept using", "went on to sign"), and
+        its particle: it says when or how, not what."""
+        w = self.w
+        out: set[int] = set()
+        for t in w:
+            if t.pos == "VERB" and t.lemma in ASPECT_VERBS and any(x.head == t.i and x.dep == "xcomp" for x in w):
+                out |= {t.i} | {x.i for x in w if x.head == t.i and x.dep == "prt"}
+        return out
+
     def _whichever(self, t: P.Word) -> bool:
         """"whichever hall it is in", "whatever district they sit in": the thing between, any one of them."""
         return t.lemma in ("whichever", "whatever") and t.dep == "det" and self.w[t.head].pos == "NOUN"
@@ -1124,6 +1136,8 @@ class _Framer:
                 continue  # "the demand the feeders draw", "accounts for the largest share", "the cap X sets"
             if t.lemma.startswith("sub") or t.i in self._chain_tokens():
                 continue
+            if t.i in self._aspect():
+                continue  # "Which sawmills ended up buying ...": the buying is the relation
             if lemma in P.PEOPLE and self.p.form == "how many":
                 continue  # "how many people": placed by a count of people's names (the Verifier reads the values)
             out.append((t.i, lemma))
