@@ -337,3 +337,20 @@ def test_a_verb_of_aspect_places_nothing_and_asks_for_nothing():
     f = build("Which sawmills ended up buying timber from Tweedside?", [ent("Tweedside", "get_timber_sales.seller")],
               tools=tools)
     assert "end" not in f.unplaced
+
+
+def test_a_relation_stated_the_other_way_round_by_a_tools_description():
+    """"Which associations report directly to X?" is not answered by a profile tool saying "the parent association it
+    reports to" (fifteenth pair, RF10: X's parent, verified); a tool listing other things, whose "it" is each of them
+    ("the customer it supplies"), says nothing of the thing it is called for."""
+    profile = {"name": "get_association_details", "description": "Details of an association: the parent association "
+               "it reports to and its tier.", "roles": {"association": "entity"},
+               "parameter_columns": {"association": "association"}}
+    feeders = {"name": "get_substation_feeders", "description": "Customer feeders connected directly to a substation:"
+               " for each feeder its id and the customer it supplies.", "roles": {"feeder_id": "entity"},
+               "parameter_columns": {"substation": "substation_name"}}
+    f = build("Which associations report directly to Southern FA?",
+              [ent("Southern FA", "get_association_details.association")])
+    assert relations.reversed_by_description(f, {"get_association_details": profile})
+    f = build("Which customers does Ashworth supply directly?", [ent("Ashworth", "get_substation_feeders.substation")])
+    assert not relations.reversed_by_description(f, {"get_substation_feeders": feeders})

@@ -508,7 +508,10 @@ class Composer:
             fit += 1
         # the conditions: a number column each
         for cond in fr.conditions:
-            named = self._condition_columns(fr, cond, nums) or self._condition_unit(ctx, fr, cond, nums)
+            # (by the unit written after the number only when the words name no number column of the catalog: "rated
+            # above 45 megawatts" is the rating, not any demand in MW)
+            named = self._condition_columns(fr, cond, nums) or (
+                self._condition_unit(ctx, fr, cond, nums) if not self._names_a_column(ctx, fr, cond) else [])
             if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, cond)):
                 return None
             fit += 1
@@ -895,7 +898,8 @@ class Composer:
         for cond in fr.conditions:
             nums = [(v, c) for v in views for c in v.typed("int", "float") if c not in v.param_columns]
             labels = [c for _v, c in nums]
-            named = self._condition_columns(fr, cond, labels) or self._condition_unit(ctx, fr, cond, labels) or \
+            named = self._condition_columns(fr, cond, labels) or (
+                self._condition_unit(ctx, fr, cond, labels) if not self._names_a_column(ctx, fr, cond) else []) or \
                 (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, cond) else [])
             if not named:
                 raise ComposeError(f"the condition {cond.text!r} names no number column of "

@@ -202,9 +202,18 @@ def reversed_by_description(fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
         if r.negated or not (receives or does):
             continue
         for w in content(r):
-            said = [(t, *described_roles(spec.get("description", ""), w)) for t, spec in sorted(tools.items())]
+            # (only a tool about the thing it is called for, whose declared entity is its parameter: there "it" is
+            # that thing; in "Customer feeders connected to a substation: ..., the customer it supplies" it is each
+            # feeder listed)
+            said = [(t, *described_roles(spec.get("description", ""), w)) for t, spec in sorted(tools.items())
+                    if _about_its_parameter(spec)]
             said = [(t, src, tgt) for t, src, tgt in said if src or tgt]
             if said and all((src and not tgt) if receives else (tgt and not src) for _t, src, tgt in said):
                 out.append((r, said[0][0], w))
                 break
     return out
+
+
+def _about_its_parameter(spec: Mapping[str, Any]) -> bool:
+    entities = {c for c, r in (spec.get("roles") or {}).items() if r == "entity"}
+    return bool(entities) and entities <= set(spec.get("parameter_columns") or {})
