@@ -65,6 +65,11 @@ DRIVER_ROWS = 5_000_000  # the most rows of one relation brought to the driver (
 FLOAT_SUM_RANGE_SPARK = ("a float sum reaches 5.4e18 in magnitude: on Spark floats are summed exactly, as DECIMAL(38,0) "
                          "in units of 2^-64, up to that bound")
 SPARK_TYPES = {"string": "string", "int": "bigint", "float": "double", "bool": "boolean"}
+# Spark names each whole-stage generated class after its stage's number in the plan, and caches compiled classes by
+# their source: a pipeline compiled again, and warmed up again by the JIT, for every position it takes. A round's
+# anti-join reads a union of one to UNION_DEPTH checkpointed parts, each part a stage of its own, so every depth
+# renumbered the stages after it: tc 2k's first run after a warm-up compiled 58 classes, 6 without the number.
+CODEGEN_CONF = ("spark.sql.codegen.useIdInClassName", "false")
 _SESSION_LOCK = threading.Lock()
 _SESSION: SparkSession | None = None  # the session spark_session() started
 
@@ -149,6 +154,8 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
                 # a union of checkpointed frames was planned wrongly with constraint propagation on (issue 26)
                 .set("spark.sql.constraintPropagation.enabled", "false")
                 .set("spark.sql.session.timeZone", "UTC")
+                # one generated class for the same pipeline at any stage of any plan (:data:`CODEGEN_CONF`)
+                .set(*CODEGEN_CONF)
                 .set("spark.ui.showConsoleProgress", "false")
                 # a round's checkpoint files are removed once nothing refers to their frames any more
                 .set("spark.cleaner.referenceTracking.cleanCheckpoints", "true")
@@ -311,6 +318,28 @@ def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
     return tree.sql(dialect="spark")
 
 
+@functools.lru_cache(maxsize=4096)
+def _hint_targets(select: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The relations ``select`` (Spark SQL) reads, and those it reads as the right side of an ``ANTI JOIN``: what
+    :func:`broadcast_hints` decides on."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(select, read="spark")
+    tables = frozenset(t.name for t in tree.find_all(exp.Table))
+    anti = frozenset(j.this.name for j in tree.find_all(exp.Join) if (j.args.get("kind") or "").upper() == "ANTI"
+                     and isinstance(j.this, exp.Table))
+    return tables, anti
+
+
+@functools.lru_cache(maxsize=4096)
+def _hinted(select: str, small: frozenset[str], in_place: frozenset[str]) -> str:
+    """:func:`broadcast_hints` for the relations of ``small`` (at most ``BROADCAST_ROWS`` rows; the others more, or
+    not known) and those of ``in_place`` (hash-partitioned on all their columns): from the third round on a round's
+    statements are the texts of the round before last, with the same decisions, and are not parsed again."""
+    return broadcast_hints(select, dict.fromkeys(small, 0), BROADCAST_ROWS, in_place.__contains__)
+
+
 _SCALE = "18446744073709551616.0"  # 2^64, as sql._EXACT_SUM writes it
 
 
@@ -381,6 +410,7 @@ class SparkStore:
         self.driver_rows = driver_rows
         self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
         self.in_place: dict[str, bool] = {}  # view name -> hash-partitioned on all its columns (checked once)
+        self.view_meta: dict[str, Any] = {}  # view name -> the catalog's description of it (replace_view)
         # lean=False: the straightforward store the job counts are measured against (benchmarks/engine.py): an eager
         # checkpoint and a count apart (two jobs), a whole relation computed again when inserted, and every union
         # checkpointed at once
@@ -423,7 +453,10 @@ class SparkStore:
         self.stats["statements"] += 1
         text = render(select)
         if self.lean:
-            text = broadcast_hints(text, {_name(t): n for t, n in self.sizes.items()}, BROADCAST_ROWS, self.partitioned)
+            tables, anti = _hint_targets(text)
+            sizes = {_name(t): n for t, n in self.sizes.items()}
+            small = frozenset(t for t in tables if sizes.get(t, BROADCAST_ROWS + 1) <= BROADCAST_ROWS)
+            text = _hinted(text, small, frozenset(t for t in anti if self.partitioned(t)))
         return self.guard(lambda: self.spark.sql(text), label, span)
 
     def keep(self, frame: DataFrame, label: str = "", span=None) -> tuple[DataFrame, int]:
@@ -470,7 +503,11 @@ class SparkStore:
         return self.in_place[name]
 
     def register(self, table: str, frame: DataFrame, size: int | None, depth: int = 1) -> None:
-        frame.createOrReplaceTempView(_name(table))
+        name = _name(table)
+        if not (self.lean and self.replace_view(name, frame)):
+            frame.createOrReplaceTempView(name)
+            if self.lean:
+                self.remember_view(name)
         self.in_place.pop(_name(table), None)
         self.frames[table] = frame
         self.depth[table] = depth
@@ -478,6 +515,37 @@ class SparkStore:
             self.sizes.pop(table, None)
         else:
             self.sizes[table] = size
+
+    def remember_view(self, name: str) -> None:
+        """Keep the description Spark made for temporary view ``name`` (its name and schema, not its plan), for
+        :meth:`replace_view`."""
+        with contextlib.suppress(Exception):
+            self.view_meta[name] = self._catalog().getRawTempView(name).get().tableMeta()
+
+    def replace_view(self, name: str, frame: DataFrame) -> bool:
+        """Register ``frame`` as temporary view ``name`` straight in the session's catalog, as
+        ``createOrReplaceTempView`` would (the same description: a view that stores the frame's analyzed plan), when
+        a view of that name and schema was registered before; False when not done (the caller registers it the
+        public way). ``createOrReplaceTempView`` runs a command through a whole query execution, 9-12 ms each time
+        on this machine; a semi-naive round registers two views (its delta, the relation's union), and the catalog
+        takes one in a fraction of a millisecond."""
+        meta = self.view_meta.get(name)
+        if meta is None:
+            return False
+        try:
+            plan = frame._jdf.queryExecution().analyzed()
+            if not meta.schema().equals(plan.schema()):
+                return False
+            jvm = self.spark._jvm
+            view = jvm.org.apache.spark.sql.catalyst.catalog.TemporaryViewRelation(meta, jvm.scala.Some(plan))
+            self._catalog().createTempView(name, view, True)
+        except Exception:  # noqa: BLE001 - an internal API of another Spark version: the public way
+            self.view_meta.pop(name, None)
+            return False
+        return True
+
+    def _catalog(self):
+        return self.spark._jsparkSession.sessionState().catalog()
 
     def temp(self, base: str) -> str:
         return S.quote_ident(self.prefix + base)
