@@ -297,6 +297,8 @@ def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
 
     tree = sqlglot.parse_one(select, read="spark")
     for node in tree.find_all(exp.Select):
+        if node.args.get("hint") is not None:  # a join static_joins planned
+            continue
         sources = [node.args["from_"].this] if node.args.get("from_") else []
         joins = node.args.get("joins") or []
         sources += [j.this for j in joins]
@@ -333,11 +335,72 @@ def _hint_targets(select: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _hinted(select: str, small: frozenset[str], in_place: frozenset[str]) -> str:
+def _hinted(select: str, small: frozenset[str], in_place: frozenset[str], static: frozenset[str] = frozenset()) -> str:
     """:func:`broadcast_hints` for the relations of ``small`` (at most ``BROADCAST_ROWS`` rows; the others more, or
-    not known) and those of ``in_place`` (hash-partitioned on all their columns): from the third round on a round's
-    statements are the texts of the round before last, with the same decisions, and are not parsed again."""
+    not known) and those of ``in_place`` (hash-partitioned on all their columns), after :func:`static_joins` for those
+    of ``static``: from the third round on a round's statements are the texts of the round before last, with the same
+    decisions, and are not parsed again."""
+    if static:
+        select = static_joins(select, static)[0]
     return broadcast_hints(select, dict.fromkeys(small, 0), BROADCAST_ROWS, in_place.__contains__)
+
+
+def partitioned_name(table: str, keys: Sequence[str]) -> str:
+    """The view of relation ``table``'s rows hash-partitioned on columns ``keys`` and sorted on them in each partition
+    (:func:`static_joins`)."""
+    return f"{table}__by_{'_'.join(keys)}"
+
+
+@functools.lru_cache(maxsize=4096)
+def static_joins(select: str, static: frozenset[str]) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``select`` (Spark SQL) with each join of two relations, one of ``static`` (the same rows every time this text
+    ran: a relation of an earlier stratum read by a recursive round) and one not (a round's delta), equated on columns
+    of both, reading instead the static relation's copy hash-partitioned and sorted on its columns of the join
+    (:func:`partitioned_name`) with a ``MERGE`` hint; and the copies it reads, as (relation, columns) pairs.
+
+    Broadcast, the static relation was collected to the driver, hashed and sent to the executors again in every round,
+    a Spark job of its own each time (tc 10k: one of a round's two jobs); so the copy is made once, and each round
+    shuffles only its delta to the copy's partitions and merges it with them in place."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(select, read="spark")
+    copies: dict[tuple[str, tuple[str, ...]], None] = {}
+    for node in tree.find_all(exp.Select):
+        if not node.args.get("from_"):
+            continue
+        joins = node.args.get("joins") or []
+        sources = [node.args["from_"].this, *(j.this for j in joins)]
+        if len(sources) != 2 or not all(isinstance(s, exp.Table) for s in sources) or any(
+                (j.args.get("kind") or "").upper() in ("ANTI", "SEMI") or j.args.get("side") for j in joins):
+            continue
+        fixed = [s for s in sources if s.name in static]
+        if len(fixed) != 1:
+            continue
+        table = fixed[0]
+        other = next(s for s in sources if s is not table)
+        conditions = [node.args["where"].this] if node.args.get("where") else []
+        conditions += [j.args["on"] for j in joins if j.args.get("on")]
+        keys: list[str] = []
+        for condition in conditions:
+            for eq in condition.flatten() if isinstance(condition, exp.And) else [condition]:
+                if not (isinstance(eq, exp.EQ) and isinstance(eq.this, exp.Column)
+                        and isinstance(eq.expression, exp.Column)):
+                    continue
+                sides = {eq.this.table: eq.this.name, eq.expression.table: eq.expression.name}
+                if set(sides) == {table.alias_or_name, other.alias_or_name}:
+                    column = sides[table.alias_or_name]
+                    if column not in keys:
+                        keys.append(column)
+        if not keys:
+            continue
+        copies[(table.name, tuple(keys))] = None
+        alias = table.alias_or_name
+        table.set("this", exp.to_identifier(partitioned_name(table.name, keys), quoted=True))
+        if not table.alias:
+            table.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+        node.set("hint", exp.Hint(expressions=[exp.Anonymous(this="MERGE", expressions=[exp.to_identifier(alias)])]))
+    return tree.sql(dialect="spark"), tuple(copies)
 
 
 _SCALE = "18446744073709551616.0"  # 2^64, as sql._EXACT_SUM writes it
@@ -411,6 +474,10 @@ class SparkStore:
         self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
         self.in_place: dict[str, bool] = {}  # view name -> hash-partitioned on all its columns (checked once)
         self.view_meta: dict[str, Any] = {}  # view name -> the catalog's description of it (replace_view)
+        self.registrations = 0
+        self.generation: dict[str, int] = {}  # view name -> the number of its registration among the run's
+        self.last_read: dict[str, dict[str, int | None]] = {}  # statement -> its relations' generations when it last ran
+        self.copies: dict[str, set[str]] = {}  # relation -> its partitioned copies (partitioned_copy)
         # lean=False: the straightforward store the job counts are measured against (benchmarks/engine.py): an eager
         # checkpoint and a count apart (two jobs), a whole relation computed again when inserted, and every union
         # checkpointed at once
@@ -454,10 +521,38 @@ class SparkStore:
         text = render(select)
         if self.lean:
             tables, anti = _hint_targets(text)
+            static = self.unchanged(text, tables - anti)
+            if static:
+                for table, keys in static_joins(text, static)[1]:
+                    self.partitioned_copy(table, keys, label, span)
             sizes = {_name(t): n for t, n in self.sizes.items()}
             small = frozenset(t for t in tables if sizes.get(t, BROADCAST_ROWS + 1) <= BROADCAST_ROWS)
-            text = _hinted(text, small, frozenset(t for t in anti if self.partitioned(t)))
+            text = _hinted(text, small, frozenset(t for t in anti if self.partitioned(t)), static)
         return self.guard(lambda: self.spark.sql(text), label, span)
+
+    def unchanged(self, text: str, tables: frozenset[str]) -> frozenset[str]:
+        """The relations among ``tables`` that statement ``text`` read the last time it ran, still registered as
+        they were then: what a recursive stratum's rounds read of earlier strata (a round's statements are the texts
+        of the round before last; its delta and the relations it adds to are registered anew every round)."""
+        now = {t: self.generation.get(t) for t in tables}
+        last = self.last_read.get(text)
+        self.last_read[text] = now
+        if last is None:
+            return frozenset()
+        return frozenset(t for t, g in now.items() if g is not None and last.get(t) == g)
+
+    def partitioned_copy(self, table: str, keys: Sequence[str], label: str = "", span=None) -> None:
+        """The rows of view ``table`` hash-partitioned on columns ``keys`` (as a shuffle partitions them) and sorted on
+        them in each partition, checkpointed and registered as :func:`partitioned_name`, once while ``table`` stays
+        registered as it is (:meth:`register` drops the copy when it changes)."""
+        copy = S.quote_ident(partitioned_name(table, keys))
+        if copy in self.frames:
+            return
+        source = next(k for k in self.frames if _name(k) == table)
+        frame = self.frames[source].repartition(self.partitions, *keys).sortWithinPartitions(*keys)
+        kept, n = self.keep(frame, label, span)
+        self.register(copy, kept, n)
+        self.copies.setdefault(source, set()).add(copy)
 
     def keep(self, frame: DataFrame, label: str = "", span=None) -> tuple[DataFrame, int]:
         """``frame`` computed once, checkpointed and counted in one job (two with reliable checkpoints: the files
@@ -504,6 +599,10 @@ class SparkStore:
 
     def register(self, table: str, frame: DataFrame, size: int | None, depth: int = 1) -> None:
         name = _name(table)
+        for copy in self.copies.pop(table, ()):  # partitioned copies of what it held (partitioned_copy)
+            self.drop(copy)
+        self.registrations += 1
+        self.generation[name] = self.registrations
         if not (self.lean and self.replace_view(name, frame)):
             frame.createOrReplaceTempView(name)
             if self.lean:
@@ -636,6 +735,9 @@ class SparkStore:
                               "or raise driver_rows")
 
     def drop(self, table: str) -> None:
+        for copy in self.copies.pop(table, ()):
+            self.drop(copy)
+        self.generation.pop(_name(table), None)
         if self.frames.pop(table, None) is not None:
             self.spark.catalog.dropTempView(_name(table))
         self.sizes.pop(table, None)
