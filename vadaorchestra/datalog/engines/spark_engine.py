@@ -65,6 +65,11 @@ DRIVER_ROWS = 5_000_000  # the most rows of one relation brought to the driver (
 FLOAT_SUM_RANGE_SPARK = ("a float sum reaches 5.4e18 in magnitude: on Spark floats are summed exactly, as DECIMAL(38,0) "
                          "in units of 2^-64, up to that bound")
 SPARK_TYPES = {"string": "string", "int": "bigint", "float": "double", "bool": "boolean"}
+# Spark names each whole-stage generated class after its stage's number in the plan, and caches compiled classes by
+# their source: a pipeline compiled again, and warmed up again by the JIT, for every position it takes. A round's
+# anti-join reads a union of one to UNION_DEPTH checkpointed parts, each part a stage of its own, so every depth
+# renumbered the stages after it: tc 2k's first run after a warm-up compiled 58 classes, 6 without the number.
+CODEGEN_CONF = ("spark.sql.codegen.useIdInClassName", "false")
 _SESSION_LOCK = threading.Lock()
 _SESSION: SparkSession | None = None  # the session spark_session() started
 
@@ -149,6 +154,8 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
                 # a union of checkpointed frames was planned wrongly with constraint propagation on (issue 26)
                 .set("spark.sql.constraintPropagation.enabled", "false")
                 .set("spark.sql.session.timeZone", "UTC")
+                # one generated class for the same pipeline at any stage of any plan (:data:`CODEGEN_CONF`)
+                .set(*CODEGEN_CONF)
                 .set("spark.ui.showConsoleProgress", "false")
                 # a round's checkpoint files are removed once nothing refers to their frames any more
                 .set("spark.cleaner.referenceTracking.cleanCheckpoints", "true")
@@ -290,6 +297,8 @@ def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
 
     tree = sqlglot.parse_one(select, read="spark")
     for node in tree.find_all(exp.Select):
+        if node.args.get("hint") is not None:  # a join static_joins planned
+            continue
         sources = [node.args["from_"].this] if node.args.get("from_") else []
         joins = node.args.get("joins") or []
         sources += [j.this for j in joins]
@@ -309,6 +318,89 @@ def broadcast_hints(select: str, sizes: Mapping[str, int], most: int,
         if hints:
             node.set("hint", exp.Hint(expressions=hints))
     return tree.sql(dialect="spark")
+
+
+@functools.lru_cache(maxsize=4096)
+def _hint_targets(select: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The relations ``select`` (Spark SQL) reads, and those it reads as the right side of an ``ANTI JOIN``: what
+    :func:`broadcast_hints` decides on."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(select, read="spark")
+    tables = frozenset(t.name for t in tree.find_all(exp.Table))
+    anti = frozenset(j.this.name for j in tree.find_all(exp.Join) if (j.args.get("kind") or "").upper() == "ANTI"
+                     and isinstance(j.this, exp.Table))
+    return tables, anti
+
+
+@functools.lru_cache(maxsize=4096)
+def _hinted(select: str, small: frozenset[str], in_place: frozenset[str], static: frozenset[str] = frozenset()) -> str:
+    """:func:`broadcast_hints` for the relations of ``small`` (at most ``BROADCAST_ROWS`` rows; the others more, or
+    not known) and those of ``in_place`` (hash-partitioned on all their columns), after :func:`static_joins` for those
+    of ``static``: from the third round on a round's statements are the texts of the round before last, with the same
+    decisions, and are not parsed again."""
+    if static:
+        select = static_joins(select, static)[0]
+    return broadcast_hints(select, dict.fromkeys(small, 0), BROADCAST_ROWS, in_place.__contains__)
+
+
+def partitioned_name(table: str, keys: Sequence[str]) -> str:
+    """The view of relation ``table``'s rows hash-partitioned on columns ``keys`` and sorted on them in each partition
+    (:func:`static_joins`)."""
+    return f"{table}__by_{'_'.join(keys)}"
+
+
+@functools.lru_cache(maxsize=4096)
+def static_joins(select: str, static: frozenset[str]) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``select`` (Spark SQL) with each join of two relations, one of ``static`` (the same rows every time this text
+    ran: a relation of an earlier stratum read by a recursive round) and one not (a round's delta), equated on columns
+    of both, reading instead the static relation's copy hash-partitioned and sorted on its columns of the join
+    (:func:`partitioned_name`) with a ``MERGE`` hint; and the copies it reads, as (relation, columns) pairs.
+
+    Broadcast, the static relation was collected to the driver, hashed and sent to the executors again in every round,
+    a Spark job of its own each time (tc 10k: one of a round's two jobs); so the copy is made once, and each round
+    shuffles only its delta to the copy's partitions and merges it with them in place."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(select, read="spark")
+    copies: dict[tuple[str, tuple[str, ...]], None] = {}
+    for node in tree.find_all(exp.Select):
+        if not node.args.get("from_"):
+            continue
+        joins = node.args.get("joins") or []
+        sources = [node.args["from_"].this, *(j.this for j in joins)]
+        if len(sources) != 2 or not all(isinstance(s, exp.Table) for s in sources) or any(
+                (j.args.get("kind") or "").upper() in ("ANTI", "SEMI") or j.args.get("side") for j in joins):
+            continue
+        fixed = [s for s in sources if s.name in static]
+        if len(fixed) != 1:
+            continue
+        table = fixed[0]
+        other = next(s for s in sources if s is not table)
+        conditions = [node.args["where"].this] if node.args.get("where") else []
+        conditions += [j.args["on"] for j in joins if j.args.get("on")]
+        keys: list[str] = []
+        for condition in conditions:
+            for eq in condition.flatten() if isinstance(condition, exp.And) else [condition]:
+                if not (isinstance(eq, exp.EQ) and isinstance(eq.this, exp.Column)
+                        and isinstance(eq.expression, exp.Column)):
+                    continue
+                sides = {eq.this.table: eq.this.name, eq.expression.table: eq.expression.name}
+                if set(sides) == {table.alias_or_name, other.alias_or_name}:
+                    column = sides[table.alias_or_name]
+                    if column not in keys:
+                        keys.append(column)
+        if not keys:
+            continue
+        copies[(table.name, tuple(keys))] = None
+        alias = table.alias_or_name
+        table.set("this", exp.to_identifier(partitioned_name(table.name, keys), quoted=True))
+        if not table.alias:
+            table.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+        node.set("hint", exp.Hint(expressions=[exp.Anonymous(this="MERGE", expressions=[exp.to_identifier(alias)])]))
+    return tree.sql(dialect="spark"), tuple(copies)
 
 
 _SCALE = "18446744073709551616.0"  # 2^64, as sql._EXACT_SUM writes it
@@ -381,6 +473,11 @@ class SparkStore:
         self.driver_rows = driver_rows
         self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
         self.in_place: dict[str, bool] = {}  # view name -> hash-partitioned on all its columns (checked once)
+        self.view_meta: dict[str, Any] = {}  # view name -> the catalog's description of it (replace_view)
+        self.registrations = 0
+        self.generation: dict[str, int] = {}  # view name -> the number of its registration among the run's
+        self.last_read: dict[str, dict[str, int | None]] = {}  # statement -> its relations' generations when it last ran
+        self.copies: dict[str, set[str]] = {}  # relation -> its partitioned copies (partitioned_copy)
         # lean=False: the straightforward store the job counts are measured against (benchmarks/engine.py): an eager
         # checkpoint and a count apart (two jobs), a whole relation computed again when inserted, and every union
         # checkpointed at once
@@ -423,8 +520,39 @@ class SparkStore:
         self.stats["statements"] += 1
         text = render(select)
         if self.lean:
-            text = broadcast_hints(text, {_name(t): n for t, n in self.sizes.items()}, BROADCAST_ROWS, self.partitioned)
+            tables, anti = _hint_targets(text)
+            static = self.unchanged(text, tables - anti)
+            if static:
+                for table, keys in static_joins(text, static)[1]:
+                    self.partitioned_copy(table, keys, label, span)
+            sizes = {_name(t): n for t, n in self.sizes.items()}
+            small = frozenset(t for t in tables if sizes.get(t, BROADCAST_ROWS + 1) <= BROADCAST_ROWS)
+            text = _hinted(text, small, frozenset(t for t in anti if self.partitioned(t)), static)
         return self.guard(lambda: self.spark.sql(text), label, span)
+
+    def unchanged(self, text: str, tables: frozenset[str]) -> frozenset[str]:
+        """The relations among ``tables`` that statement ``text`` read the last time it ran, still registered as
+        they were then: what a recursive stratum's rounds read of earlier strata (a round's statements are the texts
+        of the round before last; its delta and the relations it adds to are registered anew every round)."""
+        now = {t: self.generation.get(t) for t in tables}
+        last = self.last_read.get(text)
+        self.last_read[text] = now
+        if last is None:
+            return frozenset()
+        return frozenset(t for t, g in now.items() if g is not None and last.get(t) == g)
+
+    def partitioned_copy(self, table: str, keys: Sequence[str], label: str = "", span=None) -> None:
+        """The rows of view ``table`` hash-partitioned on columns ``keys`` (as a shuffle partitions them) and sorted on
+        them in each partition, checkpointed and registered as :func:`partitioned_name`, once while ``table`` stays
+        registered as it is (:meth:`register` drops the copy when it changes)."""
+        copy = S.quote_ident(partitioned_name(table, keys))
+        if copy in self.frames:
+            return
+        source = next(k for k in self.frames if _name(k) == table)
+        frame = self.frames[source].repartition(self.partitions, *keys).sortWithinPartitions(*keys)
+        kept, n = self.keep(frame, label, span)
+        self.register(copy, kept, n)
+        self.copies.setdefault(source, set()).add(copy)
 
     def keep(self, frame: DataFrame, label: str = "", span=None) -> tuple[DataFrame, int]:
         """``frame`` computed once, checkpointed and counted in one job (two with reliable checkpoints: the files
@@ -470,7 +598,15 @@ class SparkStore:
         return self.in_place[name]
 
     def register(self, table: str, frame: DataFrame, size: int | None, depth: int = 1) -> None:
-        frame.createOrReplaceTempView(_name(table))
+        name = _name(table)
+        for copy in self.copies.pop(table, ()):  # partitioned copies of what it held (partitioned_copy)
+            self.drop(copy)
+        self.registrations += 1
+        self.generation[name] = self.registrations
+        if not (self.lean and self.replace_view(name, frame)):
+            frame.createOrReplaceTempView(name)
+            if self.lean:
+                self.remember_view(name)
         self.in_place.pop(_name(table), None)
         self.frames[table] = frame
         self.depth[table] = depth
@@ -478,6 +614,37 @@ class SparkStore:
             self.sizes.pop(table, None)
         else:
             self.sizes[table] = size
+
+    def remember_view(self, name: str) -> None:
+        """Keep the description Spark made for temporary view ``name`` (its name and schema, not its plan), for
+        :meth:`replace_view`."""
+        with contextlib.suppress(Exception):
+            self.view_meta[name] = self._catalog().getRawTempView(name).get().tableMeta()
+
+    def replace_view(self, name: str, frame: DataFrame) -> bool:
+        """Register ``frame`` as temporary view ``name`` straight in the session's catalog, as
+        ``createOrReplaceTempView`` would (the same description: a view that stores the frame's analyzed plan), when
+        a view of that name and schema was registered before; False when not done (the caller registers it the
+        public way). ``createOrReplaceTempView`` runs a command through a whole query execution, 9-12 ms each time
+        on this machine; a semi-naive round registers two views (its delta, the relation's union), and the catalog
+        takes one in a fraction of a millisecond."""
+        meta = self.view_meta.get(name)
+        if meta is None:
+            return False
+        try:
+            plan = frame._jdf.queryExecution().analyzed()
+            if not meta.schema().equals(plan.schema()):
+                return False
+            jvm = self.spark._jvm
+            view = jvm.org.apache.spark.sql.catalyst.catalog.TemporaryViewRelation(meta, jvm.scala.Some(plan))
+            self._catalog().createTempView(name, view, True)
+        except Exception:  # noqa: BLE001 - an internal API of another Spark version: the public way
+            self.view_meta.pop(name, None)
+            return False
+        return True
+
+    def _catalog(self):
+        return self.spark._jsparkSession.sessionState().catalog()
 
     def temp(self, base: str) -> str:
         return S.quote_ident(self.prefix + base)
@@ -568,6 +735,9 @@ class SparkStore:
                               "or raise driver_rows")
 
     def drop(self, table: str) -> None:
+        for copy in self.copies.pop(table, ()):
+            self.drop(copy)
+        self.generation.pop(_name(table), None)
         if self.frames.pop(table, None) is not None:
             self.spark.catalog.dropTempView(_name(table))
         self.sizes.pop(table, None)
