@@ -869,9 +869,12 @@ class _Framer:
         return t.lemma in ("whichever", "whatever") and t.dep == "det" and self.w[t.head].pos == "NOUN"
 
     def _all_its(self, t: P.Word) -> bool:
-        """"all its districts", "every one of" aside: the entity's parts, all of them, said without "of"."""
+        """"all its districts", "across all its imprints and series": the entity's parts, all of them, said without
+        "of" — parts being kinds of unit the catalog holds (a category value), not its records ("over all its
+        enrolments" is the entity's own enrolments, one level)."""
         w = self.w
-        return any(x.head == t.i and x.lemma in ("its", "their") and x.dep == "poss" for x in w) and any(
+        return (t.kind is not None or any(x.head == t.i and x.dep == "conj" and x.kind for x in w)) and any(
+            x.head == t.i and x.lemma in ("its", "their") and x.dep == "poss" for x in w) and any(
             x.head == t.i and x.lemma == "all" and x.dep in ("predet", "det") for x in w)
 
     def _all_of_its(self, t: P.Word) -> bool:
