@@ -358,6 +358,8 @@ def test_run_json_and_the_page_say_first_whether_the_answer_was_verified(tmp_pat
                                                                           "limit measure", "kinds", "parts", "words"]
             assert "Checked against the question: relations ✓, steps ✓, entities ✓, direction ✓" in html
         else:
-            assert record["not_checked"] == ["the question asks for a total, and no sum was computed"]
+            assert record["not_checked"] == ["the question asks for a total, and no sum was computed",
+                                             "the question asks yes or no, and the answer says neither (no step "
+                                             "decides it)"]
             assert ('<p class="status refused" role="status"><b>Could not answer</b><br>the question asks for a '
                     'total') in html
