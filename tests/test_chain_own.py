@@ -7,6 +7,7 @@ whole runs offline; each wrong computation forced back is refused by the Verifie
 from __future__ import annotations
 
 import pytest
+from catalogs import ask, write_catalog
 
 from vadaorchestra.agents.question import compose, frame, limits
 
@@ -81,21 +82,10 @@ trial_profile($trial, S, T) :- trial_table($trial, S, T).
 '''
 
 
-def _root(tmp_path_factory, name, tools, files):
-    root = tmp_path_factory.mktemp(name)
-    (root / "catalog").mkdir()
-    for tool, text in tools.items():
-        (root / "catalog" / f"{tool}.dl").write_text(text)
-    (root / "data").mkdir()
-    for file, text in files.items():
-        (root / "data" / file).write_text(text)
-    return root
-
-
 @pytest.fixture(scope="module")
 def units(tmp_path_factory):
     # Arts holds 2 items itself; its sub-units Music (1) and Opera, under Music (2)
-    return _root(tmp_path_factory, "units", {"get_sub_units": UNITS, "get_unit_items": ITEMS}, {
+    return write_catalog(tmp_path_factory.mktemp("units"), {"get_sub_units": UNITS, "get_unit_items": ITEMS}, {
         "units.csv": "unit,parent\nArts,\nMusic,Arts\nOpera,Music\nScience,\n",
         "items.csv": "item,unit,value\nLute,Arts,10\nHarp,Arts,20\nViolin,Music,30\nMask,Opera,40\nMass,Opera,5\n"
                      "Globe,Science,50\n"})
@@ -104,7 +94,7 @@ def units(tmp_path_factory):
 @pytest.fixture(scope="module")
 def trials(tmp_path_factory):
     # Alder enrols 3 in T-1 (cap 2) and 2 in T-2; Birch 1 in T-1 (cap 4) with 3 adverse events in T-1
-    return _root(tmp_path_factory, "trials", {"get_trial_sites": TRIAL_SITES, "get_site_participants": SITE_PARTICIPANTS,
+    return write_catalog(tmp_path_factory.mktemp("trials"), {"get_trial_sites": TRIAL_SITES, "get_site_participants": SITE_PARTICIPANTS,
                                               "get_site_events": SITE_EVENTS, "get_trial_profile": TRIAL_PROFILE}, {
         "caps.csv": "trial,site,enrolment_cap\nT-1,Alder Clinic,2\nT-1,Birch Clinic,4\nT-2,Alder Clinic,5\n",
         "participants.csv": "participant,site,trial\nP1,Alder Clinic,T-1\nP2,Alder Clinic,T-1\nP3,Alder Clinic,T-1\n"
@@ -112,12 +102,6 @@ def trials(tmp_path_factory):
         "events.csv": "event_id,site,trial\nE1,Birch Clinic,T-1\nE2,Birch Clinic,T-1\nE3,Birch Clinic,T-1\n"
                       "E4,Alder Clinic,T-1\n",
         "trials.csv": "trial,sponsor,target_enrolment\nT-1,Acme,40\nT-2,Acme,30\n"})
-
-
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
 
 
 @pytest.mark.parametrize("question, own", [
@@ -131,16 +115,16 @@ def test_the_entitys_own_things_are_counted_in_only_when_said(question, own):
 
 
 def test_counting_all_of_its_sub_units_counts_its_own_too(units):
-    result = _ask("How many items does Arts hold, counting all of its sub-units?", units)
+    result = ask("How many items does Arts hold, counting all of its sub-units?", units)
     assert result.verified and result.ctx.answer_values == [5], result.answer
-    result = _ask("How many items do the sub-units of Arts hold?", units)
+    result = ask("How many items do the sub-units of Arts hold?", units)
     assert result.verified and result.ctx.answer_values == [3], result.answer
 
 
 def test_a_chain_without_the_entitys_own_things_is_refused(units, monkeypatch):
     """The composer as it was (the items of the sub-units only): the Verifier refuses it by the frame."""
     monkeypatch.setattr(compose.Composer, "_own", staticmethod(lambda ctx, q: False))
-    result = _ask("How many items does Arts hold, counting all of its sub-units?", units)
+    result = ask("How many items does Arts hold, counting all of its sub-units?", units)
     assert not result.verified and "Arts's own things" in result.answer, result.answer
 
 
@@ -149,13 +133,13 @@ def test_a_chain_without_the_entitys_own_things_is_refused(units, monkeypatch):
     "Which units come under Arts, either directly or by way of a sub-unit?",
 ])
 def test_directly_as_one_of_two_ways_is_the_whole_chain(units, question):
-    result = _ask(question, units)
+    result = ask(question, units)
     assert frame.of(result.ctx).direct is False
     assert result.verified and sorted(result.ctx.answer_values) == ["Music", "Opera"], result.answer
 
 
 def test_a_cap_in_participants_counts_them_not_a_base_in_participants(trials):
-    result = _ask("Which sites have enrolled more T-1 participants than their enrolment cap allows?", trials)
+    result = ask("Which sites have enrolled more T-1 participants than their enrolment cap allows?", trials)
     assert result.verified and result.ctx.answer_values == ["Alder Clinic"], result.answer
 
 
@@ -168,7 +152,7 @@ def test_a_profiles_amount_summed_over_rows_that_repeat_it_is_refused(trials, mo
         return [] if count else original(self, ctx, words, column, used, limit, depth, count=count, **kw)
 
     monkeypatch.setattr(limits.LimitComposer, "_paths", no_counts)
-    result = _ask("Which sites have enrolled more T-1 participants than their enrolment cap allows?", trials)
+    result = ask("Which sites have enrolled more T-1 participants than their enrolment cap allows?", trials)
     assert not result.verified, result.answer
 
 
@@ -177,12 +161,12 @@ def test_a_profiles_amount_summed_over_rows_that_repeat_it_is_refused(trials, mo
 def test_a_word_the_data_column_the_entity_is_matched_against_names_is_placed(units, question):
     """"parent" is no word of the catalog's outputs or descriptions: get_sub_units matches Arts against the parent
     column of its data (unit_table(D, $unit)), which the question says Arts is."""
-    result = _ask(question, units)
+    result = ask(question, units)
     assert result.verified and result.ctx.answer_values == ["Music"], result.answer
 
 
 @pytest.mark.parametrize("question", ["Which unit is the parent of Music?",  # Music has a parent: not its sub-units
                                       "Which units have Arts as their parent?"])  # one step, not the whole chain
 def test_a_word_of_one_step_is_not_placed_the_other_way_or_through_the_chain(units, question):
-    result = _ask(question, units)
+    result = ask(question, units)
     assert not result.verified, result.answer

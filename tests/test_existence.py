@@ -7,6 +7,7 @@ offline, on a small fleet catalog of our own."""
 from __future__ import annotations
 
 import pytest
+from catalogs import ask
 
 FLEET = '''% the vessels based at a port
 @tool("get_port_fleet", "Fleet based at a port: each vessel with its vessel_type (ferry, catamaran or freighter) and its passenger capacity.").
@@ -36,35 +37,29 @@ def fleet(tmp_path_factory):
     return root
 
 
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
-
-
 def test_a_lower_case_plural_read_as_a_name_is_still_a_kind(fleet):
-    result = _ask("List the catamarans based at Kilbrannan.", fleet)
+    result = ask("List the catamarans based at Kilbrannan.", fleet)
     assert result.verified and result.ctx.answer_values == ["HSC Guillemot"], result.answer
 
 
 @pytest.mark.parametrize(("question", "yes"), [("Is any vessel based at Kilbrannan a freighter?", False),
                                                ("Are there freighters based at Ardcastle?", True)])
 def test_whether_things_of_a_kind_exist_is_answered_yes_or_no(fleet, question, yes):
-    result = _ask(question, fleet)
+    result = ask(question, fleet)
     assert result.verified and result.ctx.answer_yes is yes, result.answer
     assert result.answer.startswith("Yes" if yes else "No"), result.answer
 
 
 def test_is_any_of_them_of_a_kind_is_a_part_answered_yes_or_no(fleet):
-    result = _ask("Which vessels are based at Ardcastle, and is any of them a freighter?", fleet)
+    result = ask("Which vessels are based at Ardcastle, and is any of them a freighter?", fleet)
     assert result.verified, result.answer
     assert result.ctx.answer_parts == [["HSC Storm Petrel", "MV Ben Torran", "MV Corran Star"], [True]]
-    result = _ask("Which vessels are based at Kilbrannan, and is any of them a freighter?", fleet)
+    result = ask("Which vessels are based at Kilbrannan, and is any of them a freighter?", fleet)
     assert result.verified and result.ctx.answer_parts[1] == [False], result.answer
 
 
 def test_a_follow_up_part_about_something_else_than_a_kind_is_refused(fleet):
-    result = _ask("Which vessels are based at Ardcastle, and is any of them over 40 years old?", fleet)
+    result = ask("Which vessels are based at Ardcastle, and is any of them over 40 years old?", fleet)
     assert not result.verified and result.ctx.answer_values is None, result.answer
 
 
@@ -98,9 +93,9 @@ def desk(tmp_path_factory):
 
 def test_with_no_thing_named_the_tool_is_called_for_each_of_its_values(desk):
     # "Which support agent ...": no agent is named, so each agent's tickets are fetched and counted
-    result = _ask("Which support agent has handled the most tickets?", desk)
+    result = ask("Which support agent has handled the most tickets?", desk)
     assert result.verified and result.ctx.answer_values == ["Sofia Lind"], result.answer
     assert sorted(c.params["agent"] for c in result.ctx.executed.values()) == sorted(HANDLED)
-    result = _ask("Which two support agents have handled the most tickets?", desk)
+    result = ask("Which two support agents have handled the most tickets?", desk)
     assert result.verified and result.ctx.answer_values == ["Ana Ruiz", "Sofia Lind"], result.answer
 

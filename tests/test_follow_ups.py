@@ -5,6 +5,7 @@ the fourteenth held-out pair (runs/fresh14: ct13, ct14). Small catalogs of our o
 from __future__ import annotations
 
 import pytest
+from catalogs import ask
 
 EVENTS = '''@tool("get_site_events", "Adverse events reported at a site, one row per event: participant and severity (mild, moderate or severe).").
 @param("site", "string", "Name of the site").
@@ -47,21 +48,15 @@ def sites(tmp_path_factory):
     return root
 
 
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
-
-
 @pytest.mark.parametrize("site, yes", [("Alder Clinic", False), ("Birch Clinic", True)])
 def test_whether_an_entity_did_any_things_of_a_kind(sites, site, yes):
-    result = _ask(f"Has {site} reported any severe adverse events?", sites)
+    result = ask(f"Has {site} reported any severe adverse events?", sites)
     assert result.verified, result.answer
     assert result.answer.startswith("Yes" if yes else "No"), result.answer
 
 
 def test_how_many_of_them_counts_the_first_parts_things_of_the_kind(sites):
-    result = _ask("How many participants has Alder Clinic enrolled, and how many of them have withdrawn?", sites)
+    result = ask("How many participants has Alder Clinic enrolled, and how many of them have withdrawn?", sites)
     assert result.verified and result.ctx.answer_parts == [[5], [2]], result.answer
     assert "2 of them have withdrawn" in result.answer, result.answer
 
@@ -94,14 +89,14 @@ def loans(tmp_path_factory):
 def test_the_most_things_of_a_column_counts_them_not_the_largest_amount(loans):
     """"the most objects": the objects of each institution's loans counted (Hollis: 3), not its loans' highest
     insurance value (Liffey's one loan of 900)."""
-    result = _ask("Which institution has borrowed the most objects?", loans)
+    result = ask("Which institution has borrowed the most objects?", loans)
     assert result.verified and result.ctx.answer_values == ["Hollis Museum"], result.answer
 
 
 def test_a_total_for_them_totals_the_first_parts_rows(loans):
     """"Which objects ..., and what did the insurance values for them come to in total?" (ml15 of the fourteenth
     pair, refused before: the pronoun stood for what the first part finds)."""
-    result = _ask("Which objects did Hollis Museum borrow, and what did the insurance values for them come to in "
+    result = ask("Which objects did Hollis Museum borrow, and what did the insurance values for them come to in "
                   "total?", loans)
     assert result.verified, result.answer
     assert sorted(result.ctx.answer_parts[0]) == ["Lute", "Mask", "Vase"] and result.ctx.answer_parts[1] == [60], \

@@ -5,6 +5,7 @@ words, a when-question answered with an unrelated column). Whole runs, offline, 
 from __future__ import annotations
 
 import pytest
+from catalogs import ask
 
 from vadaorchestra.agents.question.parse import noun_lemma
 
@@ -63,12 +64,6 @@ def depots(tmp_path_factory):
     return root
 
 
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
-
-
 def test_a_noun_keeps_its_lemma_when_it_is_a_singular_already():
     # the rule lemmatizer, told nothing of number, reads every noun as a plural ("bus": "bu")
     assert [noun_lemma(w) for w in ("bus", "buses", "status", "holdings", "companies")] == \
@@ -76,29 +71,29 @@ def test_a_noun_keeps_its_lemma_when_it_is_a_singular_already():
 
 
 def test_how_many_buses_counts_the_buses(depots):
-    result = _ask("How many buses are allocated to Croydon Depot?", depots)
+    result = ask("How many buses are allocated to Croydon Depot?", depots)
     assert result.verified and result.ctx.answer_values == [3]
 
 
 def test_who_is_in_charge_answers_with_the_column_the_description_names_with_it(depots):
-    result = _ask("Who is in charge of the Mill Hill Outstation?", depots)
+    result = ask("Who is in charge of the Mill Hill Outstation?", depots)
     assert result.verified and result.ctx.answer_values == ["Tom Kowalski"]
 
 
 def test_a_who_question_answered_with_a_kind_of_thing_is_refused(depots):
     # no column is named with "runs": the unit's type is what a plain lookup would give
-    result = _ask("Who runs the Mill Hill Outstation?", depots)
+    result = ask("Who runs the Mill Hill Outstation?", depots)
     assert not result.verified and result.ctx.answer_values is None
 
 
 def test_a_when_question_that_picks_out_no_value_is_refused(depots):
     for question in ("When did Croydon Depot open?", "When does the service contract of Croydon Depot expire?"):
-        result = _ask(question, depots)
+        result = ask(question, depots)
         assert not result.verified, (question, result.answer)
 
 
 def test_a_question_of_two_parts_is_answered_part_by_part(depots):
-    result = _ask("What fleet cap does Croydon Depot operate under, and how many buses does it have?", depots)
+    result = ask("What fleet cap does Croydon Depot operate under, and how many buses does it have?", depots)
     assert result.verified, result.answer
     assert result.ctx.answer_parts == [[2], [3]]
     assert [c["part"] for c in result.ctx.checks][:1] == [1] and {c["part"] for c in result.ctx.checks} == {1, 2}
@@ -109,20 +104,20 @@ def test_a_question_of_two_parts_is_answered_part_by_part(depots):
 
 def test_a_part_about_another_parts_answer_is_not_composed(depots):
     # "it" is the depot the first part finds: the parts are not independent, and no part is answered alone
-    result = _ask("Which depot has the most buses, and is it over its fleet cap?", depots)
+    result = ask("Which depot has the most buses, and is it over its fleet cap?", depots)
     assert result.ctx.answer_parts is None
 
 
 def test_a_count_within_a_cap_is_a_yes_no_answer(depots):
-    over = _ask("Is the number of buses at Croydon Depot within its fleet cap?", depots)
+    over = ask("Is the number of buses at Croydon Depot within its fleet cap?", depots)
     assert over.verified and over.ctx.answer_values == ["Croydon Depot"], over.answer  # 3 buses, cap 2
-    within = _ask("Is the number of buses at Mill Hill Outstation within its fleet cap?", depots)
+    within = ask("Is the number of buses at Mill Hill Outstation within its fleet cap?", depots)
     assert within.verified and within.ctx.answer_values == [], within.answer  # 1 bus, cap 4
 
 
 def test_who_leads_and_how_many_is_answered_part_by_part(depots):
     # "it" after a who-question is the thing the question names (someone leads it), not the one the first part finds
-    result = _ask("Who is in charge of Croydon Depot, and how many buses does it have?", depots)
+    result = ask("Who is in charge of Croydon Depot, and how many buses does it have?", depots)
     assert result.verified and result.ctx.answer_parts == [["Ruth Adeyemi"], [3]], result.answer
 
 
@@ -160,5 +155,5 @@ def test_the_column_naming_more_of_the_asked_words_is_the_one_asked():
 
 def test_a_phrase_naming_nothing_is_not_placed_by_the_entity_it_is_of(depots):
     # ("How much did the geophysical survey of X cost?" was answered with X's total cost, verified)
-    result = _ask("How many seats did the annual roadworthiness inspection of Croydon Depot cover?", depots)
+    result = ask("How many seats did the annual roadworthiness inspection of Croydon Depot cover?", depots)
     assert not result.verified and result.ctx.answer_values is None, result.answer

@@ -6,6 +6,7 @@ offline, on a small lab catalog of our own."""
 from __future__ import annotations
 
 import pytest
+from catalogs import ask
 
 MEMBERS = '''% the researchers of a lab
 @tool("get_lab_members", "Researchers working in a lab, with their position.").
@@ -54,18 +55,12 @@ def rooms_only(tmp_path_factory):
     return _catalog(tmp_path_factory.mktemp("rooms"), [("get_lab_rooms", ROOMS)])
 
 
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
-
-
 def test_how_many_people_counts_a_column_of_peoples_names(lab):
-    result = _ask("How many people are in the Lindqvist Lab?", lab)
+    result = ask("How many people are in the Lindqvist Lab?", lab)
     assert result.verified and result.ctx.answer_values == [3], result.answer
 
 
 def test_things_that_are_not_people_are_not_counted_as_people(rooms_only):
-    result = _ask("How many people are in the Lindqvist Lab?", rooms_only)
+    result = ask("How many people are in the Lindqvist Lab?", rooms_only)
     assert not result.verified and result.ctx.answer_values is None, result.answer
     assert "people" in result.answer, result.answer

@@ -7,6 +7,7 @@ Verifier's limit-measure check refused it. Whole runs, offline."""
 from __future__ import annotations
 
 import pytest
+from catalogs import ask, write_catalog
 
 from vadaorchestra.agents.question import limits
 
@@ -74,20 +75,9 @@ branch_loan($branch_name, I, M, T, D) :- loan_table(I, $branch_name, M, T, D).
 '''
 
 
-def _root(tmp_path_factory, name, tools, files):
-    root = tmp_path_factory.mktemp(name)
-    (root / "catalog").mkdir()
-    for tool, text in tools.items():
-        (root / "catalog" / f"{tool}.dl").write_text(text)
-    (root / "data").mkdir()
-    for file, text in files.items():
-        (root / "data" / file).write_text(text)
-    return root
-
-
 @pytest.fixture(scope="module")
 def trade(tmp_path_factory):
-    return _root(tmp_path_factory, "trade", {"get_firm_owners": OWNERS, "get_purchases": ORDERS}, {
+    return write_catalog(tmp_path_factory.mktemp("trade"), {"get_firm_owners": OWNERS, "get_purchases": ORDERS}, {
         "owners.csv": "owner,firm,share_pct\nIvy Holding,Nord Steel,60\nAnna Berg,Nord Steel,40\n"
                       "Kite Capital,Polar Bolts,100\nOla Dahl,Bright Cables,100\n",
         "orders.csv": "buyer,supplier,amount\nVega Motors,Nord Steel,1000\nVega Motors,Polar Bolts,250\n"
@@ -96,7 +86,7 @@ def trade(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def depots(tmp_path_factory):
-    return _root(tmp_path_factory, "depots", {"get_lanes": LANES, "get_reachable_depots": REACH}, {
+    return write_catalog(tmp_path_factory.mktemp("depots"), {"get_lanes": LANES, "get_reachable_depots": REACH}, {
         "lanes.csv": "origin,destination,days\nAlna,Borg,1\nAlna,Cleve,2\nBorg,Dunn,1\nDunn,Eske,3\n"})
 
 
@@ -104,35 +94,29 @@ def depots(tmp_path_factory):
 def branches(tmp_path_factory):
     loans = [("Elm Library", 3), ("Oak Library", 2), ("Yew Library", 5)]
     rows = [f"L{b[0]}{k},{b},M{k},Title {k},{20 + k}\n" for b, n in loans for k in range(n)]
-    return _root(tmp_path_factory, "branches", {"get_branch_profile": BRANCH, "get_branch_loans": LOANS}, {
+    return write_catalog(tmp_path_factory.mktemp("branches"), {"get_branch_profile": BRANCH, "get_branch_loans": LOANS}, {
         "branches.csv": "branch,district,annual_loan_quota\nElm Library,North,2\nOak Library,South,4\n"
                         "Yew Library,West,4\n",
         "loans.csv": "loan_id,branch,member,title,loan_days\n" + "".join(rows)})
 
 
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
-
-
 def test_a_closed_compound_is_read_by_its_parts(trade):
     """"shareholders" are those that "hold its shares" (no column or tool is called so), joined as "owners" would be;
     "supply" names the supplier (a final y written i before a suffix)."""
-    result = _ask("Which shareholders does Nord Steel have?", trade)
+    result = ask("Which shareholders does Nord Steel have?", trade)
     assert result.verified and sorted(result.ctx.answer_values) == ["Anna Berg", "Ivy Holding"], result.answer
-    result = _ask("List the shareholders of the companies that supply Vega Motors.", trade)
+    result = ask("List the shareholders of the companies that supply Vega Motors.", trade)
     assert result.verified and sorted(result.ctx.answer_values) == ["Anna Berg", "Ivy Holding", "Kite Capital"], \
         result.answer
 
 
 def test_a_direct_lane_is_read_from_the_lanes_not_from_the_chain(depots):
-    result = _ask("List the depots reachable by a direct lane out of Alna.", depots)
+    result = ask("List the depots reachable by a direct lane out of Alna.", depots)
     assert result.verified and sorted(result.ctx.answer_values) == ["Borg", "Cleve"], result.answer
 
 
 def test_gone_over_a_quota_counts_the_things_it_is_a_number_of(branches):
-    result = _ask("Which branches have gone over their annual loan quota with this year's loans?", branches)
+    result = ask("Which branches have gone over their annual loan quota with this year's loans?", branches)
     assert result.verified and sorted(result.ctx.answer_values) == ["Elm Library", "Yew Library"], result.answer
 
 
@@ -145,12 +129,12 @@ def test_a_sum_of_something_else_against_a_quota_of_things_is_refused(branches, 
         return [] if count else original(self, ctx, words, column, used, limit, depth, count=count, **kw)
 
     monkeypatch.setattr(limits.LimitComposer, "_paths", no_counts)
-    result = _ask("Which branches have gone over their annual loan quota with this year's loans?", branches)
+    result = ask("Which branches have gone over their annual loan quota with this year's loans?", branches)
     assert not result.verified and "sums loan_days" in result.answer, result.answer
 
 
 def test_how_much_of_a_quota_as_a_fraction_is_a_share(branches):
-    result = _ask("How much of Yew Library's annual loan quota, as a fraction, have this year's loans used up?",
+    result = ask("How much of Yew Library's annual loan quota, as a fraction, have this year's loans used up?",
                   branches)
     assert result.verified and result.ctx.answer_values == [1.25], result.answer
 
@@ -159,7 +143,7 @@ def test_a_share_of_a_quota_of_things_counts_them(branches, monkeypatch):
     """"What fraction of its loan quota has X used up?" counts X's loans (5 of 4: 125 %), never sums their days
     (the loan period "in days" read as a unit of loans); a composer that summed them is refused by the Verifier."""
     question = "What fraction of its annual loan quota has Yew Library used up with this year's loans?"
-    result = _ask(question, branches)
+    result = ask(question, branches)
     assert result.verified and result.ctx.answer_values == [1.25], result.answer
     from vadaorchestra.agents.question import compose
 
@@ -170,7 +154,7 @@ def test_a_share_of_a_quota_of_things_counts_them(branches, monkeypatch):
         return (found[0], "loan_days") if found else found
 
     monkeypatch.setattr(compose.Composer, "_share", by_days)
-    result = _ask(question, branches)
+    result = ask(question, branches)
     assert not result.verified and "sums loan_days" in result.answer, result.answer
 
 
@@ -198,7 +182,7 @@ room_booking($room_name, B, H) :- booking_table(B, $room_name, H).
 
 @pytest.fixture(scope="module")
 def rooms(tmp_path_factory):
-    return _root(tmp_path_factory, "rooms", {"get_room_profile": ROOM, "get_room_bookings": BOOKINGS}, {
+    return write_catalog(tmp_path_factory.mktemp("rooms"), {"get_room_profile": ROOM, "get_room_bookings": BOOKINGS}, {
         "rooms.csv": "room,floor,monthly_hour_cap\nAlpha Room,1,10\n",
         "bookings.csv": "booking_id,room,booked_hours\nB1,Alpha Room,4\nB2,Alpha Room,5.5\nB3,Alpha Room,3\n"})
 
@@ -207,11 +191,11 @@ def test_an_hour_cap_is_passed_by_hours_not_by_rows(rooms, monkeypatch):
     """12.5 hours booked in 3 bookings against a cap of 10 hours: yes. A composer that counted the bookings (3, no)
     is refused: each row it counted carries the hours the cap is of."""
     question = "Did the bookings of Alpha Room go over its monthly hour cap?"
-    result = _ask(question, rooms)
+    result = ask(question, rooms)
     assert result.verified and result.ctx.answer_yes is True, result.answer
     # a composer blind to what "hour" names (read as a word of every cap, like "cap" itself) counts the bookings
     monkeypatch.setattr(limits, "CAP_WORDS", limits.CAP_WORDS | {"hour"})
-    result = _ask(question, rooms)
+    result = ask(question, rooms)
     assert not result.verified and "carries booked_hours" in result.answer, result.answer
 
 
@@ -222,5 +206,5 @@ def test_a_relational_noun_the_catalog_does_not_say_is_not_placed_by_the_tool_ca
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "scenarios" / "library_network"
-    result = _ask("Which genre is the parent of Crime and Mystery?", root)
+    result = ask("Which genre is the parent of Crime and Mystery?", root)
     assert not result.verified and "'parent'" in result.answer, result.answer

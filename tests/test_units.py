@@ -4,6 +4,7 @@ by pint's registry of units (fifteenth held-out pair: IR05, IR16). Whole runs of
 from __future__ import annotations
 
 import pytest
+from catalogs import ask
 
 from vadaorchestra.agents.question.naming import same_unit
 
@@ -42,16 +43,10 @@ def farms(tmp_path_factory):
     return root
 
 
-def _ask(question, root):
-    from vadaorchestra.agents.run import ask_sync
-
-    return ask_sync(question, catalog=root / "catalog", data=root)
-
-
 def test_a_condition_in_a_unit_written_out_compares_the_column_in_that_unit(farms):
-    result = _ask("Which farms owned by Sergi Holdings irrigate more than 400 hectares?", farms)
+    result = ask("Which farms owned by Sergi Holdings irrigate more than 400 hectares?", farms)
     assert result.verified and result.ctx.answer_values == ["Redgum"], result.answer
-    result = _ask("Which farms owned by Sergi Holdings are allocated more than 400 megalitres?", farms)
+    result = ask("Which farms owned by Sergi Holdings are allocated more than 400 megalitres?", farms)
     assert result.verified and sorted(result.ctx.answer_values) == ["Redgum", "Yoogali"], result.answer
 
 
@@ -89,7 +84,7 @@ def test_a_period_is_kept_by_the_tool_whose_rows_are_dated(tmp_path):
     (tmp_path / "data" / "deliveries.csv").write_text(
         "delivery_id,farm,date,volume_ml\nD1,Redgum,2024-02-10,100\nD2,Redgum,2024-03-05,40\nD3,Redgum,2024-03-20,2.5\n"
         "D4,Stony,2024-03-02,7\n")
-    result = _ask("How much water went to Redgum in March 2024?", tmp_path)
+    result = ask("How much water went to Redgum in March 2024?", tmp_path)
     assert result.verified and result.ctx.answer_values == [42.5], result.answer
 
 
@@ -129,7 +124,7 @@ def test_how_many_in_a_unit_of_two_words_sums_the_amount_not_a_cap(tmp_path):
                                                  "S1,Spey Mill,100,55\nS2,Spey Mill,60.5,60\nS3,Tweed Mill,9,50\n")
     (tmp_path / "data" / "mills.csv").write_text("sawmill,town,monthly_intake_cap_m3\nSpey Mill,Elgin,700\n"
                                                  "Tweed Mill,Peebles,300\n")
-    result = _ask("How many cubic metres of timber has Spey Mill taken in altogether?", tmp_path)
+    result = ask("How many cubic metres of timber has Spey Mill taken in altogether?", tmp_path)
     assert result.verified and result.ctx.answer_values == [160.5], result.answer
 
 
