@@ -5,7 +5,7 @@ the fourteenth held-out pair (runs/fresh14: ct13, ct14). Small catalogs of our o
 from __future__ import annotations
 
 import pytest
-from catalogs import ask
+from catalogs import ask, write_catalog
 
 EVENTS = '''@tool("get_site_events", "Adverse events reported at a site, one row per event: participant and severity (mild, moderate or severe).").
 @param("site", "string", "Name of the site").
@@ -101,3 +101,53 @@ def test_a_total_for_them_totals_the_first_parts_rows(loans):
     assert result.verified, result.answer
     assert sorted(result.ctx.answer_parts[0]) == ["Lute", "Mask", "Vase"] and result.ctx.answer_parts[1] == [60], \
         result.answer
+
+
+MEMBERS = '''@tool("get_producer_org_members", "Member vessels of a producer organisation: each vessel with its home port.").
+@param("producer_org", "string", "Name of the producer organisation").
+@bind("vessel_table", "csv", "data", "vessels.csv").
+@mapping("vessel_table", 0, "vessel", "string"). @mapping("vessel_table", 1, "producer_org", "string").
+@mapping("vessel_table", 2, "home_port", "string").
+@output("member_vessel").
+@mapping("member_vessel", 0, "producer_org", "string"). @mapping("member_vessel", 1, "vessel", "string").
+@mapping("member_vessel", 2, "home_port", "string").
+@role("member_vessel", "vessel", "entity").
+member_vessel($producer_org, V, P) :- vessel_table(V, $producer_org, P).
+'''
+SPECIES = '''@tool("get_species_landings", "Landings of one species by any vessel: landing id, vessel, port and landed weight in tonnes.").
+@param("species", "string", "Name of the species").
+@bind("landing_table", "csv", "data", "landings.csv").
+@mapping("landing_table", 0, "landing_id", "string"). @mapping("landing_table", 1, "vessel", "string").
+@mapping("landing_table", 2, "port", "string"). @mapping("landing_table", 3, "species", "string").
+@mapping("landing_table", 4, "weight_t", "float").
+@output("species_landing").
+@mapping("species_landing", 0, "species", "string"). @mapping("species_landing", 1, "landing_id", "string").
+@mapping("species_landing", 2, "vessel", "string"). @mapping("species_landing", 3, "port", "string").
+@mapping("species_landing", 4, "weight_t", "float").
+@role("species_landing", "landing_id", "entity"). @role("species_landing", "weight_t", "amount").
+@unit("species_landing", "weight_t", "t").
+species_landing($species, I, V, P, W) :- landing_table(I, V, P, $species, W).
+'''
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory):
+    return write_catalog(tmp_path_factory.mktemp("fleet"), {"get_producer_org_members": MEMBERS,
+                                                          "get_species_landings": SPECIES}, {
+        "vessels.csv": "vessel,producer_org,home_port\nEndeavour,Mourne PO,Kilkeel\nHeather Belle,Mourne PO,Kilkeel\n"
+                       "Girl Pamela,Shetland PO,Lerwick\n",
+        "landings.csv": "landing_id,vessel,port,species,weight_t\nL1,Endeavour,Whitby,monkfish,6\n"
+                        "L2,Endeavour,Brixham,haddock,4\nL3,Heather Belle,Ullapool,monkfish,10\n"
+                        "L4,Girl Pamela,Lerwick,monkfish,30\n"})
+
+
+@pytest.mark.parametrize("question, gold", [
+    # the landing ports, not the member vessels' home port (seventeenth pair, FF12: Kilkeel, verified)
+    ("At which ports have the vessels of the Mourne PO landed catch?", None),
+    # monkfish over the Endeavour's landings, 6 of 10 (FF08: the Endeavour's part of all monkfish, 24.6 %, verified)
+    ("What percentage of the Endeavour's landed weight was monkfish?", [0.6]),
+])
+def test_never_wrong_and_verified_where_the_relation_or_the_whole_is_missed(fleet, question, gold):
+    result = ask(question, fleet)
+    if result.verified:
+        assert gold is not None and result.ctx.answer_values == gold, result.answer

@@ -38,7 +38,8 @@ def check_reading(answer: str, ctx: RunContext) -> list[str]:
     fr = frame.of(ctx)
     results: list[dict[str, Any]] = []
     problems: list[str] = []
-    for name, check in (("relations", _relations), ("steps", _unasked), ("entities", _entities),
+    for name, check in (("relations", _relations), ("predicate", _predicate), ("steps", _unasked),
+                        ("entities", _entities),
                         ("direction", _direction), ("items", _items), ("measure", _measure),
                         ("limit measure", _limit_measure), ("kinds", _kinds),
                         ("parts", _parts),
@@ -58,6 +59,36 @@ def _called(ctx: RunContext) -> list[str]:
     """The tools the computation called for the question (not those called only as another's dependency); the
     relations' words count ``terms`` of the descriptions too."""
     return list(dict.fromkeys(c.tool for c in ctx.executed.values() if c.level == "high"))
+
+
+def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """The question's main verb, when tools of the catalog are named for it ("At which ports have the vessels of X
+    landed catch?": the landings' tools), is said by a tool of the computation (its name or description), not only
+    placed by the catalog's words: X's member vessels and their home ports follow no landing."""
+    if fr.parse is None or fr.limit or fr.compound:
+        return []
+    w = fr.parse.words
+    root = next((t for t in w if t.dep == "ROOT" and t.head == t.i), None)
+    if root is not None and root.lemma in ("have", "be") and root.pos in ("VERB", "AUX"):
+        # "At which ports have the vessels of X landed catch?": the parser made "have" the root and the participle
+        # a modifier; the verb is the participle after it
+        root = next((t for t in w if t.i > root.i and t.pos == "VERB" and t.tag in ("VBN", "VBD")), root)
+    if root is None or root.pos != "VERB" or root.i in set(fr.parse.negated):
+        return []
+    verb = stem(root.lemma)
+    if verb in frame.STOPWORDS or verb in frame.LIGHT_VERBS or verb in frame.ASPECT_VERBS or \
+            verb in frame.LIMIT_VERBS or verb in frame.WITHIN_VERBS or verb in frame.OPERATION_WORDS:
+        return []
+    named = sorted(t for t, spec in ctx.tools.items()
+                   if any(word_match(verb, x) for x in relations.identity(spec)))
+    called = _called(ctx)
+    if not named or set(named) & set(called):
+        return []
+    if any(word_match(verb, x) for t in called if t in ctx.tools
+           for x in relations.named_by(ctx.tools[t]) | terms(ctx.tools[t].get("description", ""))):
+        return []
+    return [f"the question says {root.text!r}, which {', '.join(named[:3])} follow, and no tool of the computation "
+            f"speaks of it"]
 
 
 def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:

@@ -18,7 +18,7 @@ from typing import Any
 from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
-from vadaorchestra.agents.question.frame import stem, word_match
+from vadaorchestra.agents.question.frame import stem, terms, word_match
 from vadaorchestra.agents.question.naming import names_unit
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
@@ -563,6 +563,8 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                             f"of something else ({', '.join(f'{a[2]} in {a[1]}' for a in sums)})")
     if fr.share and not any(_divides(_rules(s.program)) for s in ctx.synthesized):
         problems.append("the question asks for a share, and no ratio was computed")
+    elif fr.share:
+        problems += _whole_of(ctx, fr)
     return problems + check_frame(ctx, aggs)
 
 
@@ -813,6 +815,32 @@ def _repeated_amounts(ctx: RunContext) -> list[str]:
 
 def _whole(view: PredicateView) -> bool:
     return view.complete or len(view.facts) == view.cardinality
+
+
+def _whole_of(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
+    """"What percentage of the Endeavour's landed weight was monkfish?": the whole is the Endeavour's landings, so the
+    divisor's derivation rests on the Endeavour (not all the monkfish landed, with the Endeavour's part of them)."""
+    owners = {r.target_entity for r in fr.relations if r.target_entity and not r.negated
+              and set(terms(r.source or "")) & set(fr.share_of)}
+    if not owners:
+        return []
+    divisors = []
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            for lit in rule.body:
+                if isinstance(lit, A.Assignment) and not isinstance(lit.value, A.Aggregate) and \
+                        isinstance(lit.value, A.BinOp) and lit.value.op == "/" and isinstance(lit.value.right, A.Var):
+                    d = lit.value.right.name
+                    divisors += [a.pred for a in rule.body if isinstance(a, A.Atom)
+                                 and any(isinstance(t, A.Var) and t.name == d for t in a.args)]
+    if not divisors:
+        return []
+    problems = []
+    for owner in sorted(owners):
+        if not any(owner.lower() in derivation_constants(ctx, d) for d in divisors):
+            problems.append(f"the question takes a share of {owner}'s {' '.join(fr.share_of)}, and the whole it was "
+                            f"divided by is not restricted to {owner}")
+    return problems
 
 
 def _own_left_out(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
