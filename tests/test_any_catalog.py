@@ -229,7 +229,8 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 12, "bank_plus": 120
               "vet_network": 16, "orchestra_season": 14, "dairy_coop": 13, "telecom_accounts": 14,
               "ferry_lines": 16, "seed_bank": 16, "beekeeping_assoc": 16, "software_registry": 16,
               "satellite_ops": 15, "translation_agency": 16, "museum_loans": 15, "clinical_trials": 15,
-              "irrigation_scheme": 13, "referee_federation": 11, "forestry_estate": 13, "colo_datacentre": 8}
+              "irrigation_scheme": 13, "referee_federation": 11, "forestry_estate": 13, "colo_datacentre": 8,
+              "fishing_fleet": 9, "blood_service": 13}
 
 
 @pytest.mark.slow
