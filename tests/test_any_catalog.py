@@ -354,10 +354,10 @@ def test_run_json_and_the_page_say_first_whether_the_answer_was_verified(tmp_pat
         if status == "verified":
             assert record["not_checked"] == [] and '<p class="status ok" role="status"><b>Verified</b></p>' in html
             # "verified" lists what was checked of the question's reading
-            assert [c["check"] for c in record["checked"] if c["ok"]] == ["relations", "steps", "entities",
-                                                                          "direction", "items", "measure",
+            assert [c["check"] for c in record["checked"] if c["ok"]] == ["relations", "predicate", "steps",
+                                                                          "entities", "direction", "items", "measure",
                                                                           "limit measure", "kinds", "parts", "words"]
-            assert "Checked against the question: relations ✓, steps ✓, entities ✓, direction ✓" in html
+            assert "Checked against the question: relations ✓, predicate ✓, steps ✓, entities ✓, direction ✓" in html
         else:
             assert record["not_checked"] == ["the question asks for a total, and no sum was computed",
                                              "the question asks yes or no, and the answer says neither (no step "
