@@ -19,7 +19,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, terms, word_match
-from vadaorchestra.agents.question.naming import names_unit
+from vadaorchestra.agents.question.naming import bound_columns, names_unit
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
@@ -519,8 +519,7 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     # "how many credits" where only a number column is named so: a quantity, summed ("how many issuers" counts the
     # issuer column, whatever number column, such as max_issuer_share, shares the word)
     # (a quantity, not a limit, a base or a level named so: "how many cubic metres" is no sum of a cap in m³)
-    capped = {c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items()
-              if r in ("limit", "base", "level")}
+    capped = bound_columns(ctx.tools.values())
     numeric = [c for c in named_by_noun(("int", "float")) if c not in capped] if not named_by_noun(("string",)) else []
     if noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted
@@ -786,8 +785,9 @@ def _repeated_amounts(ctx: RunContext) -> list[str]:
                 var = head[pos[0]] if pos[0] < len(head) else None
                 for src in (lit for lit in made.body if isinstance(lit, A.Atom)):
                     sview = ctx.predicates.get(src.pred)
-                    if not isinstance(var, A.Var) or sview is None or sview.tool is None or not _whole(sview) or \
-                            not any(isinstance(t, A.Var) and t.name == var.name for t in src.args):
+                    at = next((i for i, t in enumerate(src.args) if isinstance(var, A.Var) and isinstance(t, A.Var)
+                               and t.name == var.name), None)
+                    if at is None or sview is None or sview.tool is None or not _whole(sview):
                         continue
                     keys = [src.args[i] for i, c in enumerate(sview.columns) if c in sview.param_columns]
                     if not keys or not all(isinstance(k, A.Var) for k in keys):
@@ -797,7 +797,7 @@ def _repeated_amounts(ctx: RunContext) -> list[str]:
                         continue  # not one row per key: not a profile
                     kpos = [next((i for i, t in enumerate(head) if isinstance(t, A.Var) and t.name == k.name), None)
                             for k in keys]
-                    if None in kpos or len(ctx.predicates[rows.pred].facts) < 2:
+                    if None in kpos or len(view.facts) < 2:
                         continue
                     cols = view.columns
                     seen: dict[tuple, int] = {}
@@ -807,7 +807,7 @@ def _repeated_amounts(ctx: RunContext) -> list[str]:
                         seen[at] = seen.get(at, 0) + 1
                     worst = max(seen.values(), default=0)
                     if worst > 1:
-                        problems.append(f"not checked: the sum adds {src.pred}'s {sview.columns[next(i for i, t in enumerate(src.args) if isinstance(t, A.Var) and t.name == var.name)]} "  # noqa: E501
+                        problems.append(f"not checked: the sum adds {src.pred}'s {sview.columns[at]} "
                                         f"(one value per {', '.join(kcols)}) once for each of up to {worst} rows of "
                                         f"{rows.pred} that share it")
     return list(dict.fromkeys(problems))

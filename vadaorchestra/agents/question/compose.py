@@ -259,9 +259,8 @@ class Composer:
             word_match(fr.asked_head, w) for w in terms(e.value)) for c in e.columns}
         if len(readings) >= 2 and kinds and any(col not in kinds for _q, col in readings):
             readings = [(q, col) for q, col in readings if col not in kinds]
-            best = readings[0][0] if len(readings) == 1 else best
             if len(readings) == 1:
-                best.asked = readings[0][1]
+                best, best.asked = readings[0][0], readings[0][1]
         if len(readings) < 2:
             return best
         ctx.readings = [self._say(ctx, fr, q, col) for q, col in readings]
@@ -403,8 +402,7 @@ class Composer:
                 fit += 1
             # (an amount in the unit, not a limit, base or level in it: "how many cubic metres has X taken in" is
             # no monthly intake cap in m³)
-            capped = {c for sp in [spec] + ([ctx.tools[join.tool]] if join else [])
-                      for c in naming.role_columns(sp, "limit", "base", "level")}
+            capped = naming.bound_columns([spec] + ([ctx.tools[join.tool]] if join else []))
             united = [] if named or not fr.count else \
                 naming.unit_named(phrase, ctx, [tool] + ([join.tool] if join else []), [c for c in nums if c not in capped])
             if united:  # "how many cows": the number column the catalog declares in cows (herd_size)
@@ -508,10 +506,7 @@ class Composer:
             fit += 1
         # the conditions: a number column each
         for cond in fr.conditions:
-            # (by the unit written after the number only when the words name no number column of the catalog: "rated
-            # above 45 megawatts" is the rating, not any demand in MW)
-            named = self._condition_columns(fr, cond, nums) or (
-                self._condition_unit(ctx, fr, cond, nums) if not self._names_a_column(ctx, fr, cond) else [])
+            named = self._condition_columns(fr, cond, nums) or self._condition_unit(ctx, fr, cond, nums)
             if not named and (len(nums) != 1 or self._names_a_column(ctx, fr, cond)):
                 return None
             fit += 1
@@ -699,7 +694,11 @@ class Composer:
 
     @staticmethod
     def _condition_unit(ctx: RunContext, fr: QuestionFrame, cond: frame.Condition, columns: list[str]) -> list[str]:
-        """The columns in the unit written after a condition's number ("more than 400 hectares": the area in ha)."""
+        """The columns in the unit written after a condition's number ("more than 400 hectares": the area in ha),
+        when the condition's words name no number column of the catalog ("rated above 45 megawatts" is the rating,
+        not any demand in MW)."""
+        if Composer._names_a_column(ctx, fr, cond):
+            return []
         i = fr.question.find(cond.text)
         words = frame.after(fr, i + len(cond.text), 2) if i >= 0 else ()
         return [c for c in columns if (u := naming.column_unit(c, ctx)) and naming.names_unit(words, u)]
@@ -898,8 +897,7 @@ class Composer:
         for cond in fr.conditions:
             nums = [(v, c) for v in views for c in v.typed("int", "float") if c not in v.param_columns]
             labels = [c for _v, c in nums]
-            named = self._condition_columns(fr, cond, labels) or (
-                self._condition_unit(ctx, fr, cond, labels) if not self._names_a_column(ctx, fr, cond) else []) or \
+            named = self._condition_columns(fr, cond, labels) or self._condition_unit(ctx, fr, cond, labels) or \
                 (labels if len(labels) == 1 and not self._names_a_column(ctx, fr, cond) else [])
             if not named:
                 raise ComposeError(f"the condition {cond.text!r} names no number column of "
@@ -1085,9 +1083,9 @@ class Composer:
         if fr.kind == "count":
             # "how many cubic metres": the column declared in that unit, summed (not one whose name has "m3" in it)
             # (an amount, not a limit or a base in that unit: "the monthly intake cap in m³" is no timber taken in)
-            capped = {c for t in self._tools(q) for c in naming.role_columns(ctx.tools[t], "limit", "base", "level")}
-            by_unit = naming.unit_named(tuple(re.findall(r"[a-z]+", (fr.how_many or "").lower())), ctx,
-                                        self._tools(q), [c for c in nums if c not in capped]) if fr.how_many else []
+            capped = naming.bound_columns(ctx.tools[t] for t in self._tools(q))
+            by_unit = naming.unit_named(naming.seq(fr.how_many), ctx, self._tools(q),
+                                        [c for c in nums if c not in capped]) if fr.how_many else []
             counted = by_unit[:1] or [c for c in asked if c in strings] or asked
             if not counted:
                 return []

@@ -78,6 +78,12 @@ def role_columns(spec: dict[str, Any], *roles: str) -> list[str]:
     return [c for c, r in (spec.get("roles") or {}).items() if r in roles]
 
 
+def bound_columns(specs) -> set[str]:
+    """The columns the tools declare a limit, a base or a level: numbers in a unit that are no amount of it ("the
+    monthly intake cap in m³" is no timber taken in)."""
+    return {c for spec in specs for c in role_columns(spec, "limit", "base", "level")}
+
+
 def thing(spec: dict[str, Any], besides: str | None = None) -> str | None:
     """The column naming the things a tool lists: the one declared an entity, else its first string column."""
     strings = [c for c in cols(spec, ("string",)) if c != besides]

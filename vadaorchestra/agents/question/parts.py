@@ -101,6 +101,29 @@ def _points_back(first: QuestionFrame, rest: str, named: str | None = None) -> b
 _EXISTS_WORDS = {"be", "any", "of", "them", "they", "one", "a", "an", "the", "some", "also", "actually", "?", ",", "."}
 
 
+def _one_kind(doc, text: str, kinds: list[dict[str, Any]]) -> str | None:
+    """The one kind a follow-up part names (by its value or a word of it), None when it names none or several."""
+    said = [k for k in kinds if k["value"].lower() in text.lower() or any(
+        frame.word_match(frame.stem(t.lemma_.lower()), w) for t in doc for w in frame.terms(k["value"]))]
+    return said[0]["value"] if len(said) == 1 else None
+
+
+def _beyond(tokens, kind: str, also: frozenset[str] = frozenset()) -> list:
+    """The words of a follow-up part beyond those asking about the first part's things and the kind itself."""
+    return [t for t in tokens if t.lemma_.lower() not in _EXISTS_WORDS | also and
+            not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
+
+
+def _with_kind(first: QuestionFrame, kind: str) -> str | None:
+    """The first part with the kind put before its asked noun ("Which freighter vessels are based at X"), None when
+    the asked phrase's head is no noun."""
+    head = first.parse.words[first.parse.phrases[first.parse.asked].head]
+    if head.pos not in ("NOUN", "PROPN"):
+        return None
+    q = first.question
+    return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
+
+
 def _kind_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) -> str | None:
     """A follow-up part that asks whether any of the first part's things is of a kind ("Which vessels are based at
     Ardcastle, and is any of them a freighter?") read as the first part restricted to the kind ("Which freighter
@@ -110,24 +133,16 @@ def _kind_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) 
     if not len(doc) or doc[0].pos_ != "AUX" or doc[0].lemma_ != "be" or \
             not any(t.lower_ in ("them", "they") for t in doc):
         return None
-    said = [k for k in kinds if k["value"].lower() in text.lower() or any(
-        frame.word_match(frame.stem(t.lemma_.lower()), w) for t in doc for w in frame.terms(k["value"]))]
-    if len(said) != 1:
+    kind = _one_kind(doc, text, kinds)
+    if kind is None:
         return None
-    kind = said[0]["value"]
-    rest = [t for t in doc if t.lemma_.lower() not in _EXISTS_WORDS and
-            not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
     parse = first.parse
     # (not after a ranking or an extreme: "the three largest ..., and is any of them a freighter?" asks about the
     # three found, not for the three largest freighters)
-    if rest or parse is None or parse.asked is None or not first.who and not first.listing or first.extreme or \
-            first.ranking is not None or first.n is not None:
+    if _beyond(doc, kind) or parse is None or parse.asked is None or not first.who and not first.listing or \
+            first.extreme or first.ranking is not None or first.n is not None:
         return None
-    head = parse.words[parse.phrases[parse.asked].head]
-    if head.pos not in ("NOUN", "PROPN"):
-        return None
-    q = first.question
-    return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
+    return _with_kind(first, kind)
 
 
 def _count_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]]) -> str | None:
@@ -135,22 +150,13 @@ def _count_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]])
     many of them have withdrawn?") read as the first part restricted to the kind ("How many withdrawn participants
     has X enrolled"). None for any other part."""
     doc = P.nlp()(text)
-    low = [t.lower_ for t in doc]
-    if low[:4] != ["how", "many", "of", "them"] or not first.count or first.parse is None or \
+    if [t.lower_ for t in doc][:4] != ["how", "many", "of", "them"] or not first.count or first.parse is None or \
             first.parse.asked is None:
         return None
-    said = [k for k in kinds if k["value"].lower() in text.lower() or any(
-        frame.word_match(frame.stem(t.lemma_.lower()), w) for t in doc for w in frame.terms(k["value"]))]
-    if len(said) != 1:
+    kind = _one_kind(doc, text, kinds)
+    if kind is None or _beyond(doc[4:], kind, frozenset({"have", "do", "already", "so", "far"})):
         return None
-    kind = said[0]["value"]
-    rest = [t for t in doc[4:] if t.lemma_.lower() not in _EXISTS_WORDS | {"have", "do", "already", "so", "far"}
-            and not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
-    head = first.parse.words[first.parse.phrases[first.parse.asked].head]
-    if rest or head.pos not in ("NOUN", "PROPN"):
-        return None
-    q = first.question
-    return f"{q[:head.start]}{kind.replace('_', ' ')} {q[head.start:]}"
+    return _with_kind(first, kind)
 
 
 def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:

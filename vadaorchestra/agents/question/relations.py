@@ -31,6 +31,7 @@ from vadaorchestra.agents.question.frame import (
     terms,
     word_match,
 )
+from vadaorchestra.agents.question.naming import role_columns
 
 # relation words that say nothing of which tool: light verbs and the prepositions linking a noun to its complement
 LIGHT = LIGHT_VERBS | {"there", "with"}
@@ -215,5 +216,5 @@ def reversed_by_description(fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
 
 
 def _about_its_parameter(spec: Mapping[str, Any]) -> bool:
-    entities = {c for c, r in (spec.get("roles") or {}).items() if r == "entity"}
+    entities = set(role_columns(spec, "entity"))
     return bool(entities) and entities <= set(spec.get("parameter_columns") or {})
