@@ -213,6 +213,12 @@ def test_numbers_match_numerically():
     assert as_number(True) is None
 
 
+def test_a_gold_with_decimals_is_matched_at_its_own_precision_and_a_whole_number_exactly():
+    assert exact_match(8.6, ["8.64"]) and exact_match(8.6, [8.6]) and exact_match(12.35, [12.349])
+    assert not exact_match(8.6, ["8.66"]) and not exact_match(8.6, ["8.5"])
+    assert not exact_match(25, ["25.4"]) and not exact_match(25.0, [24.6])
+
+
 def test_answer_texts_become_values():
     assert parse_answer("Let me see.\nANSWER: Company 0001; Bank 002.") == ["Company 0001", "Bank 002"]
     assert parse_answer("- Company 0001\n- Company 0002\n(unverified: something)") == ["Company 0001", "Company 0002"]

@@ -71,7 +71,8 @@ def parse_answer(text: str | None) -> list[str]:
 def exact_match(gold: Any, predicted: Sequence[Any] | None, percent: bool = False) -> bool:
     """Does the predicted value list match the gold answer (a number or a list of names)? With ``percent`` (the
     answer writes its share as a percentage: "25 %"), a share of 0.25 matches a gold written in percent (25) too, at
-    the gold's precision (2/3 matches 66.7)."""
+    the gold's precision (2/3 matches 66.7). A gold with decimals is matched at its own precision (8.64 matches 8.6,
+    8.66 does not); a whole-number gold only by that number."""
     if predicted is None:
         return False
     predicted = [p for p in predicted if normalize(p) not in _EMPTY]
@@ -83,8 +84,11 @@ def exact_match(gold: Any, predicted: Sequence[Any] | None, percent: bool = Fals
             return False
         # (a gold in percent is matched at its own precision: 66.7 for a share of 2/3 written "66.7 %")
         places = len(repr(float(gold)).split(".")[1]) if "e" not in repr(float(gold)) else 9
+        # (and a gold with decimals written at its own precision: a mean of 8.64 matches a gold of 8.6; a whole
+        # number gold never matches a fraction, 25.4 is not 25)
+        rounded = [round(n, places)] if not float(gold).is_integer() else []
         return any(math.isclose(x, float(gold), rel_tol=1e-9, abs_tol=1e-9)
-                   for x in ([n, round(n * 100, places)] if percent else [n]))
+                   for x in ([n, round(n * 100, places)] if percent else [n]) + rounded)
     if isinstance(gold, (list, tuple)):
         return {normalize(g) for g in gold} == {normalize(p) for p in predicted}
     return len(predicted) == 1 and normalize(predicted[0]) == normalize(gold)
