@@ -249,10 +249,14 @@ def _direction(fr: QuestionFrame, ctx: RunContext) -> list[str]:
 def _items(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """"the three largest ..." gives three values, fewer only when fewer exist."""
     values = ctx.answer_values
-    if not fr.n or fr.n == 1 or values is None or fr.count or fr.total or fr.share:
+    ranked = frame.ranks_things(fr)  # (a total of things ranked asks for the things)
+    if not fr.n or fr.n == 1 or values is None or ((fr.count or fr.total or fr.share) and not ranked):
         return []
     if len(values) == fr.n:
         return []
+    if ranked and values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return [f"the question asks for {fr.n} ({fr.asked_text}) ranked by a total, and the answer gives "
+                f"{len(values)} number{'s' if len(values) > 1 else ''}"]
     if len(values) < fr.n:
         views = _answer_views(ctx, values)
         if views and all(v.complete and len({f.get(c) for f in v.facts for c in cols}) == len(values)

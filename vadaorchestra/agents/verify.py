@@ -19,7 +19,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, terms, word_match
-from vadaorchestra.agents.question.naming import bound_columns, names_unit
+from vadaorchestra.agents.question.naming import bound_columns, label_named, names_unit, says_together
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
@@ -537,15 +537,22 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         # 'smartphone'), counted by a column that holds things
         used = used_constants(ctx)
         kinds = {w for e in fr.kinds if e.value.lower() in used for w in _words(e.value)}
-        counted_kind = bool(noun) and set(noun) <= kinds and any(col and col not in measures
-                                                                 for _f, _p, col, _o, _w in counts)
+        # (or the kind with the words the catalog calls it by: "recycling centres" of a site type 'centre', the
+        # descriptions saying "recycling centre")
+        called = set(noun) <= kinds or (len(seq) > 1 and stem(seq[-1]) in kinds
+                                        and says_together(ctx.tools.values(), seq))
+        counted_kind = bool(noun) and called and any(col and col not in measures for _f, _p, col, _o, _w in counts)
         # "how many people": a column whose values are people's names (the pipeline's named entities)
         people = bool(noun) and set(noun) <= P.PEOPLE and any(
             col and pred in ctx.predicates and P.names_people([f.get(col) for f in ctx.predicates[pred].facts])
             for _f, pred, col, _o, _w in counts)
+        # "how many times did X land its catch at Y": the occasions are the rows, counted by the column the catalog
+        # declares their identity (each landing's id)
+        ids = {c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items() if r == "entity"}
+        occasions = bool(noun) and set(noun) <= frame.OCCASIONS and any(col in ids for _f, _p, col, _o, _w in counts)
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
-        elif not counted_kind and not people and not any(_counts_the_noun(noun, col, others, words, head, measures)
+        elif not counted_kind and not people and not occasions and not any(_counts_the_noun(noun, col, others, words, head, measures)
                      and not _passes_over(ctx, noun, pred, col) for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "
                             f"else ({', '.join(f'{col} in {p}' for _f, p, col, _o, _w in counts)})")
@@ -563,7 +570,7 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     if fr.share and not any(_divides(_rules(s.program)) for s in ctx.synthesized):
         problems.append("the question asks for a share, and no ratio was computed")
     elif fr.share:
-        problems += _whole_of(ctx, fr)
+        problems += _whole_of(ctx, fr) + _counted_against(ctx)
     return problems + check_frame(ctx, aggs)
 
 
@@ -687,7 +694,36 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
                                                                        for a in aggs):
             problems.append(f"not checked: {values[0]!r} is not the {fr.extreme} of any ordering computed over the "
                             f"whole relation")
+        else:
+            problems += _over_repeated_rows(ctx, fr, values[0], aggs)
     return problems
+
+
+def _over_repeated_rows(ctx: RunContext, fr: frame.QuestionFrame, value: object, aggs: list) -> list[str]:
+    """An extreme taken over rows in which the thing answered has several rows ("which centre sent the smallest
+    tonnage of textiles", ordered over single collections): the thing's measure is its rows' total or one of its
+    rows, which the question does not say; unless its words name the rows themselves ("the largest payment", "the
+    longest on a single loan": a payment, a loan is a row)."""
+    for func, pred, _col, _others, _words in aggs:
+        view = ctx.predicates.get(pred)
+        if func not in ("min", "max", "mmin", "mmax") or view is None:
+            continue
+        names = terms(view.name) | {t for p in _derived_from(ctx, pred)
+                                    for t in terms((ctx.tools.get((ctx.predicates.get(p) or view).tool or "") or {})
+                                                   .get("output_predicate", ""))}
+        for c in (c for c in view.typed("string") if c not in view.param_columns):
+            held = [f.get(c) for f in view.facts]
+            # (the rows by their names, not by the thing answered: "orchard_harvest" rows are no orchards)
+            rows = {t for t in names if not any(word_match(t, x) for x in terms(c))}
+            if any(word_match(w, t) for w in (*fr.measure_words, *fr.words) for t in rows):
+                continue  # (or "on a single loan": the question speaks of the rows)
+            if any(_same(x, value) for x in held) and len({str(x).lower() for x in held}) < len(held):
+                most = fr.superlative or ("highest" if fr.extreme == "max" else "lowest")
+                return [f"the question asks which {c.replace('_', ' ')} has the {most} "
+                        f"{' '.join(fr.measure_words) or 'value'}, and the {fr.extreme} was taken over {pred}'s "
+                        f"rows, where a {c.replace('_', ' ')} has several: its total or one of its rows, the question "
+                        f"does not say which"]
+    return []
 
 
 def _same(a: object, b: object) -> bool:
@@ -708,6 +744,15 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
     columns = list(dict.fromkeys(c for v in views for c in v.columns if c not in v.param_columns))
     best = frame.asked_columns(fr.asks_for, columns)
     asked = [(v, c) for v in views for c in v.columns if c in best and c not in v.param_columns]
+    if not asked and values and fr.asks_for:
+        # no column of the answer is named so, and the catalog labels one that is ("the biggest party X will accept":
+        # max_headcount, labelled "largest party", not the fee of its bookings)
+        catalog = list(dict.fromkeys(c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
+                                     if c["name"] not in (spec.get("parameter_columns") or {})))
+        labelled = label_named(fr.asks_for, list(ctx.tools.values()), catalog)
+        if labelled and not any(c in labelled for v in views for c in v.columns):
+            return [f"the question asks for {' '.join(fr.asks_for)}, which the catalog labels {labelled[0]}, and the "
+                    f"answer gives values of no such column"]
     if not asked or not values:
         return []
     # a column of the catalog named by the asked phrase's head, which the answer's columns are not ("the monthly
@@ -841,6 +886,53 @@ def _whole_of(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
             problems.append(f"the question takes a share of {owner}'s {' '.join(fr.share_of)}, and the whole it was "
                             f"divided by is not restricted to {owner}")
     return problems
+
+
+def _counted_against(ctx: RunContext) -> list[str]:
+    """A share whose part counts rows and whose whole is a whole number of things read from the data ("What
+    percentage of X's target enrolment has been reached?": the enrolments counted against target_enrolment): the
+    rows counted are those things, by the whole's last word or its unit (not X's sites counted against it)."""
+    by_output = {s.output: s for s in ctx.synthesized}
+
+    def defining(pred: str | None) -> A.Rule | None:
+        s = by_output.get(pred or "")
+        return next(iter(_rules(s.program)), None) if s is not None else None
+
+    problems = []
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            for lit in rule.body:
+                if not (isinstance(lit, A.Assignment) and isinstance(lit.value, A.BinOp) and lit.value.op == "/"
+                        and isinstance(lit.value.left, A.Var) and isinstance(lit.value.right, A.Var)):
+                    continue
+                atoms = [a for a in rule.body if isinstance(a, A.Atom)]
+                num, den = (defining(next((a.pred for a in atoms if any(isinstance(t, A.Var) and t.name == v.name
+                                                                         for t in a.args)), None))
+                            for v in (lit.value.left, lit.value.right))
+                if num is None or den is None or not any(
+                        isinstance(x, A.Assignment) and isinstance(x.value, A.Aggregate)
+                        and x.value.func in ("count", "mcount") for x in num.body):
+                    continue
+                counted = [a.pred for a in num.body if isinstance(a, A.Atom)]
+                # the whole: the head's value read from a tool's whole-number column
+                head = next((t.name for t in den.head[0].args if isinstance(t, A.Var)), None)
+                whole = next(((view, view.columns[i]) for a in den.body if isinstance(a, A.Atom)
+                              for view in [ctx.predicates.get(a.pred)] if view is not None and view.tool
+                              for i, t in enumerate(a.args) if isinstance(t, A.Var) and t.name == head
+                              and i < len(view.columns) and view.columns[i] in view.typed("int")), None)
+                if whole is None:
+                    continue
+                view, col = whole
+                unit = str(((ctx.tools.get(view.tool) or {}).get("units") or {}).get(col, ""))
+                things = {stem(col.split("_")[-1])} | terms(unit)
+                # (the rows: what their predicates and tools are named for)
+                rows = {t for p in counted for q in _derived_from(ctx, p) | {p}
+                        for spec in [ctx.tools.get((ctx.predicates.get(q) or view).tool or "") or {}]
+                        for t in terms(q) | terms(spec.get("name", ""))}
+                if not any(word_match(w, t) for w in things for t in rows):
+                    problems.append(f"the share counts rows of {', '.join(counted)} against {col}, a number of "
+                                    f"{' or '.join(sorted(things))}, which those rows are not")
+    return list(dict.fromkeys(problems))
 
 
 def _own_left_out(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:

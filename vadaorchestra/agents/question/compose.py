@@ -318,18 +318,35 @@ class Composer:
         ("Which support agent has handled the most tickets?", "Which three accounts opened the most tickets?") and
         what it asks for is the parameter's own column."""
         params = spec["parameters"]
-        if len(params) != 1 or params[0]["type"] != "string" or any(not e.kind for e in fr.entities):
+        if len(params) != 1 or params[0]["type"] != "string":
             return None
-        if not (fr.who and (fr.extreme or (fr.ranking and fr.n))) or not fr.asks_for:
+        # (a name the question gives keeps the things by a column of the tool's own, never by its parameter: "Which
+        # Birmingham hospital has the biggest quarterly allocation?", every hospital's city)
+        names = [e for e in fr.entities if not e.kind]
+        outputs = set(naming.cols(spec)) - {naming.param_column(spec, params[0]["name"])}
+        if any(f"{spec['name']}.{params[0]['name']}" in e.parameters or e.parameters or
+               not any(c.rsplit(".", 1)[-1] in outputs for c in e.columns) for e in names):
             return None
         pcol = naming.param_column(spec, params[0]["name"])
+        if fr.count and fr.asks_for and pcol is not None and not fr.compound:
+            # "How many camp bookings started in July 2024?": the things of every value, counted once each (a
+            # count of distinct things, which the same thing listed for two values does not change; never a sum)
+            things = [c for c in naming.role_columns(spec, "entity") if c != pcol]
+            return params[0]["name"] if things and naming.named(fr.asks_for, things) else None
+        if not (fr.who and (fr.extreme or (fr.ranking and fr.n))) or not fr.asks_for:
+            return None
         return params[0]["name"] if pcol is not None and naming.named(fr.asks_for, [pcol]) else None
 
     @staticmethod
     def _bindings(fr: QuestionFrame, tool: str, spec: dict[str, Any]):
         """Every way the question's entities fill the tool's parameters (each parameter a different entity)."""
         params = spec["parameters"]
-        if not params or any(p["type"] != "string" for p in params):
+        if not params:
+            # a tool of every thing ("For every recycling centre: its tonnage and permit cap"): called as it is,
+            # the question's entities kept by the columns holding them
+            yield {}, set()
+            return
+        if any(p["type"] != "string" for p in params):
             return
         options = [[e.value for e in fr.entities if f"{tool}.{p['name']}" in e.parameters] for p in params]
         for values in itertools.product(*options):
@@ -438,6 +455,10 @@ class Composer:
                     others = tuple(w for w in fr.words if w not in phrase)
                     choices = tuple(c for c in own if c == own[0] or not naming.named(others, [c]))
                     fit -= 0.5  # a guess: a join that names the column does better
+            if not named and fr.count and set(phrase) <= frame.OCCASIONS and \
+                    (thing := next(iter(naming.role_columns(ctx.tools[join.tool] if join else spec, "entity")), None)):
+                # "How many times did X land its catch at Y?": the rows, counted by their declared identity
+                named, asked = [thing], thing
             if not named and phrase[-1] in P.PEOPLE and (thing := naming.thing(spec)) is not None:
                 # "How many people work at X?" where the tool says nothing of people: the things it lists, if they
                 # are people (their values are read at synthesis: people's names, or no answer)
@@ -464,6 +485,10 @@ class Composer:
                 fit += 1  # the doer of the verb by name ("Who keeps X?": the keeper, not the colonies kept there)
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
+        elif fr.question_word == "when" and asked is None and (dated := self._when(fr, [spec] + (
+                [ctx.tools[join.tool]] if join else []), cols)):
+            asked = dated  # "When did X's contract with us start?": the date the question's words name
+            fit += 1
         elif fr.kind in ("list", "lookup") and asked is None:  # (not a kind of the things it lists: "List the
             return None                                          # freighters based at X", "Are there freighters ...")
         ref = numerator = None
@@ -518,7 +543,8 @@ class Composer:
             if self._rows_measured(fr, nums, [spec] + ([ctx.tools[join.tool]] if join else [])):
                 fit += 1  # "the most appointments": the rows counted per thing
             else:
-                measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx))
+                measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx),
+                                        labels=self._labels(ctx, [tool] + ([join.tool] if join else [])))
                 if not measure:
                     return None
                 fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed
@@ -545,6 +571,14 @@ class Composer:
                      people=people)
 
     @staticmethod
+    def _when(fr: QuestionFrame, specs: list[dict[str, Any]], cols: list[str]) -> str | None:
+        """The column a "when" question asks for: one the catalog declares a date, named by the question's words
+        (contract_start for "When did X's contract start?"), or the only one."""
+        dated = [c for sp in specs for c in naming.role_columns(sp, "date") if c in cols]
+        named = naming.best_named(fr.words, dated) or (dated if len(dated) == 1 else [])
+        return named[0] if named else None
+
+    @staticmethod
     def _phrase(fr: QuestionFrame, columns: list[str]) -> tuple[str, ...]:
         """The words naming what is asked for: after "how many", else the asked phrase; when these name no column,
         the noun after the verb ("Which courses are direct prerequisites of X": prerequisites)."""
@@ -567,6 +601,12 @@ class Composer:
         with the anchor's amount (declared, or its only float column)."""
         named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
         noun = tuple(w for w in fr.share_of if w not in named_words)
+        # the whole is its owner's ("What percentage of X's shifts picked plums?": X's shifts): a tool not called for
+        # the owner (the plum shifts of every orchard) has no whole of X's
+        owners = {r.target_entity for r in fr.relations if r.target_entity and not r.negated
+                  and set(terms(r.source or "")) & set(fr.share_of)}
+        if owners and not owners & bound:
+            return None
         own_nums = naming.numeric(spec) + ([c for c in naming.numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         # the noun names the anchor's rows ("the loans issued by X"): the whole is the rows, not a cap
@@ -712,15 +752,27 @@ class Composer:
         return next((c for c in naming.cols(spec, ("int",)) if terms(c) & set(LEVEL_WORDS)), None)
 
     @staticmethod
+    def _labels(ctx: RunContext, tools: list[str]) -> dict[str, str]:
+        """The catalog's @labels of the tools' columns (column -> label)."""
+        return {c: lab for t in tools for c, lab in (ctx.tools[t].get("labels") or {}).items()}
+
+    @staticmethod
     def _measure(fr: QuestionFrame, nums: list[str], floats: set[str], amounts: list[str],
-                 elsewhere: list[str] = (), things: frozenset[str] = frozenset()) -> str | None:
+                 elsewhere: list[str] = (), things: frozenset[str] = frozenset(), labels: dict[str, str] | None = None
+                 ) -> str | None:
         """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
         # the words of the superlative's own phrase first ("the three accessions with the largest seed counts":
         # the seed count, not the vault's capacity in accessions)
+        labels = {c: lab for c, lab in (labels or {}).items() if c in nums}
+
+        def labelled(words: tuple[str, ...]) -> list[str]:  # named by the catalog's @label ("tonnage picked")
+            best = frame.asked_columns(words, list(labels.values())) if words else []
+            return [c for c, lab in labels.items() if lab in best]
+
         ranked = bool(fr.ranking and fr.superlative and fr.measure_words and not fr.extreme)
-        found = naming.named(fr.measure_words, nums) if ranked else []
+        found = (naming.named(fr.measure_words, nums) or labelled(fr.measure_words)) if ranked else []
         if ranked and not found and naming.named(fr.measure_words, [c for c in elsewhere if c not in nums]):
             return None  # the measure is another tool's column
         if ranked and not found and fr.superlative in frame.QUANTITY_SUPERLATIVES and \
@@ -728,9 +780,10 @@ class Composer:
             # "the three packages with the most issues": things a tool lists, counted where they are listed, never
             # read off this tool's only number column (the lines of code)
             return None
-        found = found or naming.named(fr.asks_for, nums)
+        # (or by the catalog's @label: "the biggest party X accepts" is max_headcount, labelled "largest party")
+        found = found or naming.named(fr.asks_for, nums) or labelled(fr.asks_for)
         if not found and fr.extreme and fr.superlative:
-            found = naming.named(fr.measure_words, nums)
+            found = naming.named(fr.measure_words, nums) or labelled(fr.measure_words)
             if not found and fr.superlative in MEASURE_OF:
                 found = naming.named((MEASURE_OF[fr.superlative],), nums)
         if not found:
@@ -880,12 +933,15 @@ class Composer:
             kind = next((e for e in fr.kinds if e.value == value), None)
             if spot is None and kind is not None and self._switch(ctx):
                 return []  # the next query's tool is called first (replan), then composed
-            if spot is None and kind is not None and (fr.how == "yes-no" or self.exists):
+            named = kind or next((e for e in fr.entities if e.value == value and fr.how == "yes-no"), None)
+            if spot is None and named is not None and (fr.how == "yes-no" or self.exists):
                 # a kind none of the rows is of, and no other query to try, when the question asks whether there are
                 # any ("Is any vessel based at X a freighter?" where none is): the column that holds kinds of that
                 # name in the data, when the output has it by name (no rows kept: "no"); a list or a lookup with no
                 # row of the kind is refused (the district of "the district that X belongs to" is not X)
-                labels = {c.rsplit(".", 1)[-1] for c in kind.columns}
+                # (so too a name the data holds in that column elsewhere: "Has X ever carried out a harvest in Y?",
+                # none of Y's harvests being X's)
+                labels = {c.rsplit(".", 1)[-1] for c in named.columns}
                 spot = next(((v.name, col) for v in views for col in v.typed("string")
                              if col in labels and col not in v.param_columns and (v.name, col) not in consts), None)
             if spot is None:
@@ -1098,6 +1154,8 @@ class Composer:
             self.what = f"number of {naming.prose(c, ctx)} values {what}"
             return [one(self.output, self.answer_column, "int", f"{row({c})}, V = count({var[c]})",
                         f"counting: distinct {c} of {rows}")]
+        if fr.kind == "total" and frame.ranks_things(fr):
+            return self._top(ctx, fr, rows, head, asked, what)  # "the three centres with the biggest total tonnage"
         if fr.kind == "total" and fr.who and self.deferred:
             # the things whose total passes the condition
             target = next((c for c in asked if c in strings), None)
@@ -1120,7 +1178,8 @@ class Composer:
                 output=passed, purpose=f"filter: each {target}'s total {measure} against the question's condition",
                 kind="filter")]
         if fr.kind == "total":
-            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx),
+                                    labels=self._labels(ctx, self._tools(q)))
             if measure is None:
                 return []
             if fr.average:  # "the average assessment mark": the mean over the rows
@@ -1150,21 +1209,25 @@ class Composer:
                 counted = var[measured] if isinstance(measured, str) else None
                 return self._most_rows(ctx, fr, rows, row, target, var[target], func, what, counted)
             if target in nums or (target is None and nums):
-                measure = target or self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+                measure = target or self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx),
+                                                  labels=self._labels(ctx, self._tools(q)))
                 if measure is None:
                     return []
                 self.output, self.answer_column = f"{rows}_{func}", f"{func}_{measure}"
                 self.what = f"{'highest' if func == 'max' else 'lowest'} {naming.prose(measure, ctx)} {what}"
                 return [one(self.output, self.answer_column, "float", f"{row({measure})}, V = {func}({var[measure]})",
                             f"{func} of {measure} over {rows}")]
-            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx))
+            measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx),
+                                    labels=self._labels(ctx, self._tools(q)))
             if target is None or measure is None:
                 return []
             best = f"{rows}_{func}_{measure}"
             arg = f"{rows}_{func}_{target}"
             self.output, self.answer_column = arg, target
             word = "highest" if func == "max" else "lowest"
-            if fr.total:  # "the highest total amount billed": summed per value first
+            # "the highest total amount billed", "the vessel that landed the most haddock": summed per value first
+            summed = fr.total or fr.superlative in frame.QUANTITY_SUPERLATIVES
+            if summed:
                 per = f"{rows}_{measure}_per_{target}"
                 rules = [RuleProposal(
                     program=f'@output("{per}"). @mapping("{per}", 0, "{target}", "string"). '
@@ -1177,7 +1240,7 @@ class Composer:
                 rules = []
                 src, mvar, tvar = row({target, measure}), var[measure], var[target]
                 self.what = f"{naming.prose(target, ctx)} with the {word} {naming.prose(measure, ctx)} {what}"
-            src_any = src.replace(f"({var[target]}, M)", "(_, M)") if fr.total else row({measure})
+            src_any = src.replace(f"({var[target]}, M)", "(_, M)") if summed else row({measure})
             rules.append(one(best, f"{func}_{measure}", "float", f"{src_any}, V = {func}({mvar})",
                              f"{func} of {measure} over {rows}"))
             rules.append(RuleProposal(
@@ -1189,6 +1252,15 @@ class Composer:
         # a list or a lookup: the asked column of the selection
         if not asked:
             return []
+        phrase_asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None
+        if fr.periods and asked[0] in floats and asked[0] in amounts and phrase_asked is not None and \
+                not phrase_asked.plural and phrase_asked.det in ("what", "which"):
+            # "What volume of timber did X take delivery of in October 2024?": one amount over a period, however
+            # many rows of it the period holds, is their total
+            self.output, self.answer_column = f"{rows}_total", f"total_{asked[0]}"
+            self.what = f"{naming.prose_total(asked[0], ctx)} {what}"
+            return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[asked[0]]})",
+                        f"total: {asked[0]} of {rows} summed over the period's rows")]
         self.output, self.answer_column = rows, asked[0]
         self.what = f"{naming.prose(asked[0], ctx)} {what}"
         return []
@@ -1236,7 +1308,8 @@ class Composer:
         counted = target is not None and self._rows_measured(
             fr, nums, [ctx.tools[q.tool]] + ([ctx.tools[q.join.tool]] if q.join else []))
         measure = f"{fr.measure_words[-1]}_count" if counted else \
-            self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx))
+            self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx),
+                          labels=self._labels(ctx, self._tools(q)))
         if target is None or measure is None:
             return []
         n, down = fr.n, fr.ranking == "min"
@@ -1245,10 +1318,13 @@ class Composer:
 
         per = f"{rows}_{measure}_per_{target}"
         # every other column named when summing or counting, so that equal amounts of two rows both count
-        atom = f"{rows}({', '.join('T' if c == target else 'X' if c == measure else var[c] if fr.total or counted else '_' for c in columns)})"  # noqa: E501
+        summed = fr.total or fr.superlative in frame.QUANTITY_SUPERLATIVES
+        atom = f"{rows}({', '.join('T' if c == target else 'X' if c == measure else var[c] if summed or counted else '_' for c in columns)})"  # noqa: E501
         if counted:
             body, label = f"{atom}, M = count(T)", f"{fr.measure_words[-1]} rows"
-        elif fr.total:
+        elif fr.total or fr.superlative in frame.QUANTITY_SUPERLATIVES:
+            # (a quantity's superlative is of what each thing gathered: "the three vessels that landed the most
+            # haddock by weight", each vessel's landings summed)
             body, label = f"{atom}, M = sum(X)", naming.prose_total(measure, ctx)
         else:
             body, label = f"{atom}, M = X", naming.prose(measure, ctx)
@@ -1257,7 +1333,7 @@ class Composer:
         maps = f'@mapping("{per}", 0, "{target}", "string"). @mapping("{per}", 1, "{measure}", "{mtype}").'
         out = [RuleProposal(program=f'@output("{per}"). {maps}\n{per}(T, M) :- {body}.',
                             output=per, purpose=f"the {measure} of each {target} of {rows}"
-                                            + (" (summed)" if fr.total else "")),
+                                            + (" (summed)" if summed else "")),
                RuleProposal(program=f'@output("{rank}"). @mapping("{rank}", 0, "{target}", "string"). '
                                     f'@mapping("{rank}", 1, "rival", "string").\n'
                                     f'{rank}(T, U) :- {per}(T, M), {per}(U, N), N {cmp} M.',
@@ -1296,7 +1372,10 @@ class Composer:
         ctx.answer_values = values
         said = wording.say(ctx, values, column=self.answer_column, tools=self._tools(self.query),
                            count=fr.count and self.answer_column.endswith("_count"), fallback=self.what)
-        if fr.how == "yes-no" and fr.kind == "list":
+        asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None
+        if fr.how == "yes-no" and (fr.kind == "list" or fr.kind == "lookup" and asked is not None and asked.entity is None
+                                   and asked.det in ("a", "an", "any")):
+            # (so too a thing asked for with "a": "Has X officiated a Premier Division match this season?")
             # "Is any vessel based at X a freighter?": yes when the things the question restricts to exist
             ctx.answer_yes = bool(values)
             return f"{'Yes' if values else 'No'}: {said[:1].lower()}{said[1:]}" if values else "No: none was found."

@@ -46,6 +46,10 @@ minimum average mean combined overall top""".split())
 SHARE_NOUNS = frozenset("share percentage proportion fraction percent part ratio".split())
 TOTAL_WORDS = frozenset("total sum combined combine overall aggregate altogether cumulative".split())
 COUNT_NOUNS = frozenset("number count".split())
+# what "how many times" counts: occasions, the rows of what was done
+OCCASIONS = frozenset(("time", "occasion"))
+# nouns of kinds of a thing ("the kinds of material": the materials)
+KIND_NOUNS = frozenset("kind type sort variety".split())
 # the superlatives of a quantity ("the most appointments", "the fewest visits"), not of a measure ("the heaviest")
 QUANTITY_SUPERLATIVES = frozenset(("most", "least", "fewest"))
 LIMIT_VERBS = frozenset("exceed breach surpass overshoot pass overrun violate outgrow top".split())
@@ -116,6 +120,15 @@ def compound_placed(word: str, vocabulary: set[str]) -> bool:
             if len(verb) >= 3 and any(v in (verb, verb + "e") for v in vocabulary):
                 return True
     return False
+
+
+def ranks_things(fr: QuestionFrame) -> bool:
+    """Whether the question asks for n things ranked by a total ("the three recycling centres that handled the
+    biggest total tonnage"): the numeral is the asked phrase's own, which names things, not a total or a count ("the
+    total of the three largest loans" is one number)."""
+    asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None
+    return bool(asked is not None and fr.n and fr.n > 1 and asked.count == fr.n and fr.ranking and not fr.count
+                and asked.lemma not in TOTAL_WORDS | COUNT_NOUNS | SHARE_NOUNS)
 
 
 def column_score(phrase: tuple[str, ...], column: str) -> int:
@@ -624,13 +637,21 @@ class _Framer:
         if asked is None or asked.lemma in ("one", "ones"):
             return ()
         names = {x for e in self.linked if not e.kind for x in (e.value, e.value.lower())}
-        words = [x for x in asked.words if x not in ("many", "much", "different", "distinct", "unique", "single",
+        # (a compound the parser read as one word, "cross_connect" for "cross-connects": its words)
+        words = [y for x in asked.words for y in x.split("_") if y]
+        words = [x for x in words if x not in ("many", "much", "different", "distinct", "unique", "single",
                                                      "top", "bottom", "combine") and x not in COUNT_NOUNS
                  and x not in TOTAL_WORDS and x not in names]
         if asked.lemma in COUNT_NOUNS or asked.lemma in TOTAL_WORDS:  # "the number of X", "the sum of X"
             inner = self._of_object(asked)
             if inner is not None and inner.entity is None:  # (not "the bench count of North Lab")
                 words = list(inner.words)
+        elif asked.lemma in KIND_NOUNS and asked.plural:
+            # "What kinds of material were picked up at X?": the materials, kinds of them ("types of vehicle": the
+            # vehicle type, a column named by both); not "What type of asset is X?", X's own type
+            inner = self._of_object(asked)
+            if inner is not None and inner.entity is None:
+                words = [*inner.words, asked.lemma]
         # the verb the asked things do ("Which companies guarantee the loans of X": the guarantors), when no column
         # of the catalog is named by the noun itself ("Which engineers worked on X": engineers, not work orders)
         columns = [c["name"] for spec in self.tools.values() for c in spec.get("schema", [])
@@ -1108,16 +1129,19 @@ class _Framer:
                 vocabulary |= terms(c["name"])
             for par in spec.get("parameters", []):
                 vocabulary |= terms(par["name"]) | terms(par.get("description", ""))
-        grammar = (STOPWORDS | OPERATION_WORDS | SHARE_NOUNS | TOTAL_WORDS | COUNT_NOUNS | LIMIT_VERBS |
+        grammar = (STOPWORDS | OPERATION_WORDS | SHARE_NOUNS | TOTAL_WORDS | COUNT_NOUNS | KIND_NOUNS | LIMIT_VERBS |
                    WITHIN_VERBS | CHAIN_ADVERBS | CHAIN_ADJECTIVES | DIRECT_WORDS | ANY_LEVEL | LIMIT_NOUNS |
                    P.IMPERATIVES | P.QUESTION_WORDS | P.UP_COMPARE | P.DOWN_COMPARE | P.DOWNWARD |
-                   set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "other", "each",
+                   set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "separate",
+                                          "individual", "other", "each",
                                           "every", "whole", "overall", "itself", "themselves", "own", "one", "ones",
                                           "include", "including", "count", "counting", "add", "together", "both",
                                           "altogether", "also", "too", "any", "either", "allow", "permit",
                                           # possession said the other way round ("the instruments that belong to
                                           # X": X's instruments), and the present state the data are
-                                          "belong", "currently", "presently", "now"})
+                                          "belong", "currently", "presently", "now", "far", "yet",
+                                          # (a part inside another, however deep: "every ground nested inside it")
+                                          "nest", "nested"})
         conditions = {t for num in self.p.numbers for t in range(min(num.tokens) - 3, max(num.tokens) + 3)}
         placed_verbs = {r.tokens[0] for r in self.p.relations if r.tokens and any(
             word_match(stem(x), v) for x in r.words for v in vocabulary)}
@@ -1126,6 +1150,8 @@ class _Framer:
             if not t.content or t.entity is not None or t.kind is not None or t.pos in ("NUM",) or t.stop:
                 continue
             lemma = stem(t.lemma)
+            if "_" in t.lemma and all(any(word_match(stem(x), v) for v in vocabulary) for x in t.lemma.split("_") if x):
+                continue  # a compound read as one word ("cross_connect"), each of its words the catalog's
             if lemma in grammar or t.lemma in grammar or t.tag in ("JJS", "RBS", "JJR", "RBR") or \
                     any(word_match(lemma, v) for v in vocabulary) or compound_placed(lemma, vocabulary) or \
                     t.i in conditions or t.i in self.negated or \
@@ -1133,6 +1159,9 @@ class _Framer:
                 continue
             if t.dep in ("dobj", "npadvmod") and t.head in placed_verbs:
                 continue  # "lend money to": the verb is the relation
+            if t.lemma in LIGHT_VERBS and any(self.w[c].tag in ("JJS", "RBS") and self.w[c].head == t.i
+                                              for c in range(len(self.w))):
+                continue  # "took the longest to resolve", "has the most": the superlative says what is measured
             if self.asked is not None and t.dep == "conj" and t.head == self.asked.head:
                 continue  # "Which companies or people own ...": one of the things asked
             if t.pos in ("VERB", "ADJ") and self._measures(t, vocabulary):
@@ -1141,6 +1170,8 @@ class _Framer:
                 continue
             if t.i in self._aspect():
                 continue  # "Which sawmills ended up buying ...": the buying is the relation
+            if lemma in OCCASIONS and self.p.form == "how many":
+                continue  # "how many times": the rows counted (the Verifier reads the column counted)
             if lemma in P.PEOPLE and self.p.form == "how many":
                 continue  # "how many people": placed by a count of people's names (the Verifier reads the values)
             out.append((t.i, lemma))

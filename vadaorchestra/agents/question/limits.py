@@ -98,15 +98,23 @@ class LimitComposer:
         plans = []
         for tool, spec in sorted(ctx.tools.items()):
             params = spec["parameters"]
-            if len(params) != 1 or params[0]["type"] != "string":
-                continue
-            bound = [e.value for e in fr.entities if f"{tool}.{params[0]['name']}" in e.parameters]
-            pcol = naming.param_column(spec, params[0]["name"])
             names = [e for e in fr.entities if not e.kind]  # a kind ("stores") names no one thing
-            every = not names and pcol is not None
-            if len(bound) != 1 and not every:
+            if not params and not names:
+                # a tool of every thing's amount beside its limit ("For every section: its members and the most it
+                # may have"): called once, its own rows compared
+                bound, pcol, every = [], naming.thing(spec), False
+                if pcol is None or not naming.role_columns(spec, "limit"):
+                    continue
+            elif len(params) != 1 or params[0]["type"] != "string":
                 continue
-            strings = [pcol] if every else naming.cols(spec, ("string",))
+            else:
+                bound = [e.value for e in fr.entities if f"{tool}.{params[0]['name']}" in e.parameters]
+                pcol = naming.param_column(spec, params[0]["name"])
+                every = not names and pcol is not None
+            whole = not params
+            if len(bound) != 1 and not every and not whole:
+                continue
+            strings = [pcol] if every or whole else naming.cols(spec, ("string",))
             group = naming.named(fr.asks_for, strings) if fr.asks_for else []
             if not group and not every and fr.asked_head and (
                     any(word_match(fr.asked_head, w) for e in fr.kinds for w in terms(e.value))
@@ -115,7 +123,7 @@ class LimitComposer:
                 # the tool is named for)
                 thing = naming.thing(spec)
                 group = [thing] if thing else []
-            if not group and not every and fr.how == "yes-no" and pcol is not None and (
+            if not group and not every and bound and fr.how == "yes-no" and pcol is not None and (
                     fr.asks_for == () or not fr.asked_head or bound[0].lower() in fr.asked_text.lower()
                     or not naming.named(fr.asks_for, naming.cols(spec, ("string",)))):
                 # "Does Harbury Town stay within its wage cap?", "Is the Shorts Competition strand over its quota?":
@@ -232,9 +240,9 @@ class LimitComposer:
             if not marked and set(after) & CAP_WORDS:
                 continue  # the question says a cap, and this column is none
             # a yes/no question ("Are all the parts within their limits?") is answered by what exceeds: none, or which
-            plan = Plan(tool, {} if every else {params[0]["name"]: bound[0]}, g, limit, path, measure,
+            plan = Plan(tool, {} if every or whole else {params[0]["name"]: bound[0]}, g, limit, path, measure,
                         within=fr.within and fr.how != "yes-no", score=scores.get(tool, 0.0) - len(path) + 10 * marked,
-                        own_limit=not every and limit[0] is None and pcol is not None and all(
+                        own_limit=not every and not whole and limit[0] is None and pcol is not None and all(
                             any(word_match(k, t) for t in terms(g)) for k in terms(pcol)))
             plans.append(plan)
         if not plans:
@@ -242,7 +250,7 @@ class LimitComposer:
         self.query = p = max(plans, key=lambda p: p.score)
         ctx.event("compose_limit", tool=p.tool, group=p.group, limit=p.limit, path=[h.tool for h in p.path],
                   measure=p.measure)
-        if p.params:
+        if p.params or not ctx.tools[p.tool]["parameters"]:
             return [Call(tool=p.tool, params=p.params, level="high")]
         param = ctx.tools[p.tool]["parameters"][0]["name"]
         values = [m["value"] for m in await probe.lookup(p.tool, param, "", limit=MAX_EVERY + 1)] if probe else []

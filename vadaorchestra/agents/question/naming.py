@@ -146,6 +146,15 @@ def _listed(description: str) -> frozenset[str]:
     return frozenset(w for w in out if w.isalpha() and w not in frame.STOPWORDS)
 
 
+def says_together(specs, words) -> bool:
+    """Whether a tool's description says the words one after the other ("recycling centre" in "a site of the network
+    (authority, region, district, depot or recycling centre)"): the catalog's own name for a kind of thing."""
+    want = tuple(stem(w.lower()) for w in words)
+    return bool(want) and any(want == lemmas[i:i + len(want)]
+                              for spec in specs for lemmas in [_description_lemmas(spec.get("description", ""))]
+                              for i in range(len(lemmas)))
+
+
 def listed(spec: dict[str, Any]) -> frozenset[str]:
     """What a tool's description says it lists, read by the parser: the first noun phrase ("Guarantors of a
     company"), the first after a colon ("...: the companies that guarantee its loans") and those after "each" or
@@ -195,7 +204,10 @@ def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | Non
 
     def head(c: str) -> str:
         parts = c.lower().split("_")
-        while len(parts) > 1 and (len(parts[-1]) == 1 or any(u.startswith(parts[-1]) for u in units)):
+        declared = column_unit(c, ctx) if ctx is not None else None
+        # (a suffix that is the unit the catalog declares for the column, however written: volume_m3 in "m³")
+        while len(parts) > 1 and (len(parts[-1]) == 1 or any(u.startswith(parts[-1]) for u in units)
+                                  or (declared and same_unit(parts[-1], declared))):
             parts.pop()
         return stem(parts[-1])
     return [c for c in columns if any(word_match(w, head(c)) for w in words)]

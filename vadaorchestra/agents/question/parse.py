@@ -222,6 +222,11 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
     """The parse of ``question`` with its ``mentions`` standing as one proper name each."""
     text, spans = _stand_in(question, [m for m in mentions if not m.kind])
     doc = nlp()(text)
+    if any(t.text == "-" and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and t.i > 0 and doc[t.i - 1].lower_ != "sub"
+           for t in doc):
+        # a hyphen taken for a word ("any cross-connects with X": "-" a plural noun, the object): the compound read
+        # as one word (joined by "_", which keeps every offset); not "sub-X", which the frame reads as a chain
+        doc = nlp()(re.sub(r"(?i)(?<=[a-z])(?<!\bsub)-(?=[a-z])", "_", text))
     kinds = [m for m in mentions if m.kind]
     words = []
     for t in doc:
@@ -237,6 +242,7 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
             pos, tag, lemma = "NOUN", "NNS", noun_lemma(t.text.lower())  # "Which issuers does X hold?"
         words.append(Word(t.i, question[start:end] if entity is None else entity, lemma, pos, tag, t.dep_,
                           t.head.i, start, end, entity, kind, t.is_stop))
+    words = _kind_not_verb(words)
     reader = _Reader(doc, tuple(words), question)
     periods = []
     dates = [e for e in doc.ents if e.label_ == "DATE"]
@@ -256,6 +262,29 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         if inside is None and inside_end is None and not any(a < end and start < b for _n, _m, a, b, _v in spans):
             periods.append(question[start:end])
     return replace(reader.parse(), periods=tuple(periods))
+
+
+def _kind_not_verb(words: list[Word]) -> list[Word]:
+    """A kind of thing the data names, read by the parser as a verb in -ing before its noun ("What percentage of X's
+    tickets were cooling problems?": "were cooling" as a progressive with the object "problems"): the kind modifies
+    the noun, the auxiliary is the copula the clause rests on."""
+    for v in list(words):
+        if v.kind is None or v.tag != "VBG" or v.i + 1 >= len(words):
+            continue
+        noun, aux = words[v.i + 1], words[v.i - 1] if v.i > 0 else None
+        if noun.head != v.i or noun.pos != "NOUN" or aux is None or aux.head != v.i or aux.lemma != "be":
+            continue
+        root = v.head == v.i
+        for k, w in enumerate(words):
+            if w.i == aux.i:
+                words[k] = replace(w, dep="ROOT" if root else v.dep, head=aux.i if root else v.head)
+            elif w.i == v.i:
+                words[k] = replace(w, pos="NOUN", tag="NN", lemma=w.text.lower(), dep="compound", head=noun.i)
+            elif w.i == noun.i:
+                words[k] = replace(w, dep="attr", head=aux.i)
+            elif w.head == v.i:
+                words[k] = replace(w, head=aux.i)
+    return words
 
 
 def _stand_in(question: str, mentions: list[Mention]) -> tuple[str, list[tuple[int, int, int, int, str]]]:
@@ -464,11 +493,17 @@ class _Reader:
                 # "Does X have an outage ticket that is still open?": whether X has such things; so too "Has X
                 # reported any severe adverse events?" (whether there are any such things X reported)
                 obj = next((c for c in self.kids(root.i, "dobj") if c in self.by_token), None)
+                # (or "ever" with a thing: "Has X ever carried out a harvest in Y?", whether it has any)
+                # (or in the perfect: "Has X officiated a Premier Division match this season?")
+                ever = any(w[c].lemma == "ever" or w[c].dep == "aux" and w[c].lemma == "have" and c < root.i
+                           for c in self.kids(root.i))
                 if obj is not None and root.lemma != "have" and not any(
-                        w[c].lemma == "any" and w[c].dep == "det" for c in self.kids(obj)):
+                        w[c].dep == "det" and (w[c].lemma == "any" or ever and w[c].lemma in ("a", "an"))
+                        for c in self.kids(obj)):
                     obj = None
                 if obj is not None and w[obj].entity is None and not any(
-                        t.lemma in ("many", "much") or t.pos == "NUM" for t in w):
+                        t.lemma in ("many", "much") or t.pos == "NUM" and not re.fullmatch(r"(?:19|20)\d\d", t.text)
+                        for t in w):  # (a number of things, not a year: "Did X order any water in 2024?")
                     subject = obj
             return "yes-no", None, self.by_token[subject] if subject is not None and subject in self.by_token else None
         return "other", None, None

@@ -31,7 +31,7 @@ from vadaorchestra.agents.question.frame import (
     terms,
     word_match,
 )
-from vadaorchestra.agents.question.naming import role_columns
+from vadaorchestra.agents.question.naming import role_columns, says_together
 
 # relation words that say nothing of which tool: light verbs and the prepositions linking a noun to its complement
 LIGHT = LIGHT_VERBS | {"there", "with"}
@@ -139,9 +139,19 @@ def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
     while a chain of assets lists districts among other assets; get_parcel_deliveries, whose output has a lot
     column, lists harvest lots). A tool whose own output has the column holding the kind lists several kinds,
     whatever its names (get_blend_components lists lots and reserves beside blends)."""
-    if not fr.asks_for or not any(word_match(fr.asked_head, w) for w in terms(kind.value)):
-        return True
     holding = {c.rsplit(".", 1)[-1] for c in kind.columns}
+    if not fr.asks_for or not any(word_match(fr.asked_head, w) for w in terms(kind.value)):
+        # (unless the kind's word is part of what a called tool calls its things, "Sea areas that lie inside a sea
+        # area" for "Which sea areas sit directly beneath X?", where 'sea' is also a type of area)
+        if len(fr.asks_for) > 1 and any(word_match(w, t) for w in fr.asks_for for t in terms(kind.value)) and \
+                says_together(tools.values(), fr.asks_for):
+            return False
+        # (or a tool's output has a column named for the kind, holding things of it by name: "the campsites the
+        # sections of X held camps at", where the group's camps name each booking's section)
+        return not any(c["type"] == "string" and c["name"] not in holding and terms(kind.value) <= terms(c["name"])
+                       and (spec.get("roles") or {}).get(c["name"]) != "category"
+                       and c["name"] not in (spec.get("parameter_columns") or {})
+                       for spec in tools.values() for c in spec.get("schema", []))
 
     def holds(spec: Mapping[str, Any]) -> bool:
         # the column itself, one named like it ("sub_imprint_type" for "imprint_type"), or one the tool declares a
