@@ -19,7 +19,7 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, terms, word_match
-from vadaorchestra.agents.question.naming import bound_columns, label_named, names_unit, says_together
+from vadaorchestra.agents.question.naming import bound_columns, label_named, names_unit, says_together, unit_of
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
@@ -923,7 +923,11 @@ def _counted_against(ctx: RunContext) -> list[str]:
                 if whole is None:
                     continue
                 view, col = whole
+                # (a whole the catalog declares in things: "participants"; a seat capacity or a loan quota with no
+                # unit is filled by rows of another name, the enrolments, the loans)
                 unit = str(((ctx.tools.get(view.tool) or {}).get("units") or {}).get(col, ""))
+                if not unit or unit_of(unit) is not None:
+                    continue  # (no unit, or a physical one: not a number of things)
                 things = {stem(col.split("_")[-1])} | terms(unit)
                 # (the rows: what their predicates and tools are named for)
                 rows = {t for p in counted for q in _derived_from(ctx, p) | {p}

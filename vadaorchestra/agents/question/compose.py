@@ -417,6 +417,15 @@ class Composer:
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]
                 fit += 1
+            labels = self._labels(ctx, [tool] + ([join.tool] if join else []))
+            head_said = bool(named) and any(word_match(phrase[-1], t) for t in terms(named[0])
+                                            | terms(labels.get(named[0], "")))
+            if named and fr.count and len(phrase) > 1 and not head_said and \
+                    (any(word_match(phrase[-1], w) for w in naming.listed(spec)) or naming.says_together([spec], phrase)) \
+                    and (thing := naming.thing(spec)):
+                # "How many assessment reports has X received?": the reports the tool lists, counted, not the column
+                # a modifier names (the assessment mark)
+                named, asked = [thing], thing
             # (an amount in the unit, not a limit, base or level in it: "how many cubic metres has X taken in" is
             # no monthly intake cap in m³)
             capped = naming.bound_columns([spec] + ([ctx.tools[join.tool]] if join else []))
@@ -601,12 +610,6 @@ class Composer:
         with the anchor's amount (declared, or its only float column)."""
         named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
         noun = tuple(w for w in fr.share_of if w not in named_words)
-        # the whole is its owner's ("What percentage of X's shifts picked plums?": X's shifts): a tool not called for
-        # the owner (the plum shifts of every orchard) has no whole of X's
-        owners = {r.target_entity for r in fr.relations if r.target_entity and not r.negated
-                  and set(terms(r.source or "")) & set(fr.share_of)}
-        if owners and not owners & bound:
-            return None
         own_nums = naming.numeric(spec) + ([c for c in naming.numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         # the noun names the anchor's rows ("the loans issued by X"): the whole is the rows, not a cap
@@ -630,6 +633,14 @@ class Composer:
                     ref = (other, oparams, named[0], score)
         restricted = bool({e.value for e in fr.entities} - bound - set(ref[1].values() if ref else ())) \
             or bool(fr.conditions)
+        # a whole that is the same aggregate without the question's restrictions is its owner's ("What percentage of
+        # X's shifts were for plums?": X's shifts) only from a tool called for the owner, not one called for the
+        # part's kind (the plum shifts of every orchard)
+        owners = {r.target_entity for r in fr.relations if r.target_entity and not r.negated
+                  and set(terms(r.source or "")) & set(fr.share_of)}
+        own_whole = not owners or bool(owners & bound)
+        if restricted and noun and ref is None and not own_whole:
+            return None
         if restricted and noun and (ref is None or ref[0] == tool):
             # the noun names a measure of the anchor's rows, not a cap ("the tonnage dispatched from X", its weight
             # in tonnes): the restricted sum of it over the same sum without the restrictions
@@ -668,8 +679,8 @@ class Composer:
                                  for r in fr.relations)
         if not whole and (not noun or not rows_named):
             return None
-        if not restricted:
-            return None  # nothing restricts the numerator
+        if not restricted or not own_whole:
+            return None  # nothing restricts the numerator, or the whole is not the owner's
         return None, numerator
 
     @staticmethod
