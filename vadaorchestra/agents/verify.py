@@ -19,7 +19,14 @@ from vadaorchestra.agents.context import PredicateView, RunContext
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, terms, word_match
-from vadaorchestra.agents.question.naming import bound_columns, label_named, names_unit, says_together, unit_of
+from vadaorchestra.agents.question.naming import (
+    bound_columns,
+    label_named,
+    names_unit,
+    same_unit,
+    says_together,
+    unit_of,
+)
 from vadaorchestra.agents.wording import LISTED
 from vadaorchestra.datalog import ast as A
 from vadaorchestra.datalog.lint import merging_aggregates
@@ -695,7 +702,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
             problems.append(f"not checked: {values[0]!r} is not the {fr.extreme} of any ordering computed over the "
                             f"whole relation")
         else:
-            problems += _over_repeated_rows(ctx, fr, values[0], aggs)
+            problems += _over_repeated_rows(ctx, fr, values[0], aggs) + _ordered_unsaid(ctx, fr, aggs)
     return problems
 
 
@@ -723,6 +730,30 @@ def _over_repeated_rows(ctx: RunContext, fr: frame.QuestionFrame, value: object,
                         f"{' '.join(fr.measure_words) or 'value'}, and the {fr.extreme} was taken over {pred}'s "
                         f"rows, where a {c.replace('_', ' ')} has several: its total or one of its rows, the question "
                         f"does not say which"]
+    return []
+
+
+def _ordered_unsaid(ctx: RunContext, fr: frame.QuestionFrame, aggs: list) -> list[str]:
+    """An extreme ordered by a number column no word of the question says, where a word says another number column of
+    the same rows ("For which match did X have to travel the furthest?" ordered by the match fee, the travel distance
+    beside it). A column is said by its name or its label's last word, not by a unit or a modifier ("match fee")."""
+    labels = {c: lab for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()}
+    units = {c: u for spec in ctx.tools.values() for c, u in (spec.get("units") or {}).items()}
+
+    def said(c: str) -> bool:
+        unit = units.get(c, "")
+        own = {t for t in terms(c) if not (unit and (t == unit.lower() or same_unit(t, unit)))}
+        head = re.findall(r"[a-z]+", labels.get(c, "").lower())
+        return any(word_match(w, t) for w in fr.words for t in own | ({stem(head[-1])} if head else set()))
+
+    for func, pred, col, _others, _words in aggs:
+        view = ctx.predicates.get(pred)
+        if func not in ("min", "max", "mmin", "mmax") or view is None or not col or said(col):
+            continue
+        other = [c for c in view.typed("int", "float") if c != col and c not in view.param_columns and said(c)]
+        if other:
+            return [f"the question's {fr.superlative or func} orders by {col}, which no word of it says, while "
+                    f"{other[0]} of the same rows is said"]
     return []
 
 

@@ -778,9 +778,12 @@ class Composer:
         # the seed count, not the vault's capacity in accessions)
         labels = {c: lab for c, lab in (labels or {}).items() if c in nums}
 
-        def labelled(words: tuple[str, ...]) -> list[str]:  # named by the catalog's @label ("tonnage picked")
+        def labelled(words: tuple[str, ...], head: bool = False) -> list[str]:
+            # named by the catalog's @label ("tonnage picked"); by the label's last word for the thing asked ("the
+            # biggest party": "largest party"; not "which match", a "match fee")
             best = frame.asked_columns(words, list(labels.values())) if words else []
-            return [c for c, lab in labels.items() if lab in best]
+            return [c for c, lab in labels.items() if lab in best
+                    and (not head or word_match(words[-1], naming.seq(lab)[-1] if naming.seq(lab) else ""))]
 
         ranked = bool(fr.ranking and fr.superlative and fr.measure_words and not fr.extreme)
         found = (naming.named(fr.measure_words, nums) or labelled(fr.measure_words)) if ranked else []
@@ -792,7 +795,7 @@ class Composer:
             # read off this tool's only number column (the lines of code)
             return None
         # (or by the catalog's @label: "the biggest party X accepts" is max_headcount, labelled "largest party")
-        found = found or naming.named(fr.asks_for, nums) or labelled(fr.asks_for)
+        found = found or naming.named(fr.asks_for, nums) or labelled(fr.asks_for, head=True)
         if not found and fr.extreme and fr.superlative:
             found = naming.named(fr.measure_words, nums) or labelled(fr.measure_words)
             if not found and fr.superlative in MEASURE_OF:
