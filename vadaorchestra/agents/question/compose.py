@@ -128,7 +128,8 @@ class Composer:
                 unsaid = {w for w in words if not any(word_match(w, x) for x in naming.tool_words(spec))}
                 # (by its name: what a tool is, not every word its description uses)
                 deps = set(spec.get("dependencies", ()))
-                for join in self._joins(ctx, tool, spec):
+                # (a tool of every thing is read whole, joined with nothing: its rows are the answer's)
+                for join in self._joins(ctx, tool, spec) if spec["parameters"] else ():
                     # a join only when the question needs it: the anchor alone does not cover the frame (or covers
                     # what is asked only by a guess), or the question says what the joined tool does and the
                     # anchor's text does not ("Which banks lend to the companies controlled by X")
@@ -419,7 +420,7 @@ class Composer:
                 fit += 1
             labels = self._labels(ctx, [tool] + ([join.tool] if join else []))
             head_said = bool(named) and any(word_match(phrase[-1], t) for t in terms(named[0])
-                                            | terms(labels.get(named[0], "")))
+                                            | terms(labels.get(named[0], ("", False))[0]))
             if named and fr.count and len(phrase) > 1 and not head_said and \
                     (any(word_match(phrase[-1], w) for w in naming.listed(spec)) or naming.says_together([spec], phrase)) \
                     and (thing := naming.thing(spec)):
@@ -763,26 +764,30 @@ class Composer:
         return next((c for c in naming.cols(spec, ("int",)) if terms(c) & set(LEVEL_WORDS)), None)
 
     @staticmethod
-    def _labels(ctx: RunContext, tools: list[str]) -> dict[str, str]:
-        """The catalog's @labels of the tools' columns (column -> label)."""
-        return {c: lab for t in tools for c, lab in (ctx.tools[t].get("labels") or {}).items()}
+    def _labels(ctx: RunContext, tools: list[str]) -> dict[str, tuple[str, bool]]:
+        """The catalog's @labels of the tools' columns (column -> (label, whether the column is a limit, a base or a
+        level: no measure a superlative orders by, "the most tonnage" is no licensed tonnage))."""
+        bounds = naming.bound_columns(ctx.tools[t] for t in tools)
+        return {c: (lab, c in bounds) for t in tools for c, lab in (ctx.tools[t].get("labels") or {}).items()}
 
     @staticmethod
     def _measure(fr: QuestionFrame, nums: list[str], floats: set[str], amounts: list[str],
-                 elsewhere: list[str] = (), things: frozenset[str] = frozenset(), labels: dict[str, str] | None = None
-                 ) -> str | None:
+                 elsewhere: list[str] = (), things: frozenset[str] = frozenset(),
+                 labels: dict[str, tuple[str, bool]] | None = None) -> str | None:
         """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
         # the words of the superlative's own phrase first ("the three accessions with the largest seed counts":
         # the seed count, not the vault's capacity in accessions)
-        labels = {c: lab for c, lab in (labels or {}).items() if c in nums}
+        labels = {c: lb for c, lb in (labels or {}).items() if c in nums}
 
         def labelled(words: tuple[str, ...], head: bool = False) -> list[str]:
             # named by the catalog's @label ("tonnage picked"); by the label's last word for the thing asked ("the
-            # biggest party": "largest party"; not "which match", a "match fee")
-            best = frame.asked_columns(words, list(labels.values())) if words else []
-            return [c for c, lab in labels.items() if lab in best
+            # biggest party": "largest party", a limit itself; not "which match", a "match fee"); a superlative's
+            # words name no limit, base or level
+            pool = {c: lab for c, (lab, bound) in labels.items() if head or not bound}
+            best = frame.asked_columns(words, list(pool.values())) if words else []
+            return [c for c, lab in pool.items() if lab in best
                     and (not head or word_match(words[-1], naming.seq(lab)[-1] if naming.seq(lab) else ""))]
 
         ranked = bool(fr.ranking and fr.superlative and fr.measure_words and not fr.extreme)
