@@ -451,6 +451,16 @@ def _without_adaptive(spark: SparkSession, apply: bool = True):
         spark.conf.set(key, before)
 
 
+def _scanned_rdd(frame: DataFrame):
+    """The RDD of internal rows a checkpointed ``frame`` scans (its plan is one ``LogicalRDD``), else the RDD of its
+    executed plan (another Spark version)."""
+    with contextlib.suppress(Exception):
+        plan = frame._jdf.logicalPlan()
+        if plan.getClass().getSimpleName() == "LogicalRDD":
+            return plan.rdd()
+    return frame._jdf.queryExecution().toRdd()
+
+
 class _JobGroup:
     """What a tripped budget interrupts: the Spark jobs of one run (``interrupt()``, as a DuckDB connection has)."""
 
@@ -581,8 +591,9 @@ class SparkStore:
             if self.lean and not self.reliable:
                 # the rows of the checkpointed RDD counted as an RDD: one job that computes the frame, checkpoints it
                 # and counts each partition's rows (a DataFrame's count adds a shuffle to one partition, which
-                # adaptive execution runs as a job of its own)
-                return kept.toDF(*cols), kept._jdf.queryExecution().toRdd().count()
+                # adaptive execution runs as a job of its own); the RDD the checkpointed frame scans, not the RDD of
+                # a plan made for it (its planning, codegen included, was a few per cent of the driver's time)
+                return kept.toDF(*cols), _scanned_rdd(kept).count()
             return kept.toDF(*cols), kept.count()
 
         kept, n = self.guard(run, label, span)
