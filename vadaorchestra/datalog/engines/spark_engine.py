@@ -70,6 +70,12 @@ SPARK_TYPES = {"string": "string", "int": "bigint", "float": "double", "bool": "
 # anti-join reads a union of one to UNION_DEPTH checkpointed parts, each part a stage of its own, so every depth
 # renumbered the stages after it: tc 2k's first run after a warm-up compiled 58 classes, 6 without the number.
 CODEGEN_CONF = ("spark.sql.codegen.useIdInClassName", "false")
+# Without it a whole-stage pipeline is run through RDD.mapPartitionsWithIndex or zipPartitions with a closure, and
+# every call of those cleans the closure: Spark reads the class that declares it from its jar and parses it with ASM
+# (SparkPlan's, a large class), then serializes the closure to check it, in every stage of every round's plan. With it
+# the pipeline is the same evaluator handed to the RDD as an object, which is not cleaned (tc 10k: the cleaner was a
+# fifth of the driver's samples in a profile of the rounds, and its class reading kept the JIT compiling).
+EVALUATOR_CONF = ("spark.sql.execution.usePartitionEvaluator", "true")
 _SESSION_LOCK = threading.Lock()
 _SESSION: SparkSession | None = None  # the session spark_session() started
 
@@ -156,6 +162,8 @@ def spark_session(master: str | None = None, conf: Mapping[str, str] | None = No
                 .set("spark.sql.session.timeZone", "UTC")
                 # one generated class for the same pipeline at any stage of any plan (:data:`CODEGEN_CONF`)
                 .set(*CODEGEN_CONF)
+                # stages run as evaluator objects, no closure to clean per stage (:data:`EVALUATOR_CONF`)
+                .set(*EVALUATOR_CONF)
                 .set("spark.ui.showConsoleProgress", "false")
                 # a round's checkpoint files are removed once nothing refers to their frames any more
                 .set("spark.cleaner.referenceTracking.cleanCheckpoints", "true")
@@ -443,6 +451,16 @@ def _without_adaptive(spark: SparkSession, apply: bool = True):
         spark.conf.set(key, before)
 
 
+def _scanned_rdd(frame: DataFrame):
+    """The RDD of internal rows a checkpointed ``frame`` scans (its plan is one ``LogicalRDD``), else the RDD of its
+    executed plan (another Spark version)."""
+    with contextlib.suppress(Exception):
+        plan = frame._jdf.logicalPlan()
+        if plan.getClass().getSimpleName() == "LogicalRDD":
+            return plan.rdd()
+    return frame._jdf.queryExecution().toRdd()
+
+
 class _JobGroup:
     """What a tripped budget interrupts: the Spark jobs of one run (``interrupt()``, as a DuckDB connection has)."""
 
@@ -573,8 +591,9 @@ class SparkStore:
             if self.lean and not self.reliable:
                 # the rows of the checkpointed RDD counted as an RDD: one job that computes the frame, checkpoints it
                 # and counts each partition's rows (a DataFrame's count adds a shuffle to one partition, which
-                # adaptive execution runs as a job of its own)
-                return kept.toDF(*cols), kept._jdf.queryExecution().toRdd().count()
+                # adaptive execution runs as a job of its own); the RDD the checkpointed frame scans, not the RDD of
+                # a plan made for it (its planning, codegen included, was a few per cent of the driver's time)
+                return kept.toDF(*cols), _scanned_rdd(kept).count()
             return kept.toDF(*cols), kept.count()
 
         kept, n = self.guard(run, label, span)
