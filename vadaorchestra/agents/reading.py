@@ -321,6 +321,19 @@ def _limit_measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     asked."""
     if not (fr.limit or fr.share):
         return []
+    # an amount the question names by every word of a catalog column's name ("more pending applications than their
+    # docket limit": pending_applications) is that column, not rows of another tool counted (every application)
+    read = {(spec["name"], col) for s in ctx.synthesized for rule in _rules(s.program)
+            for atom in (x for x in rule.body if isinstance(x, A.Atom)) for i, t in enumerate(atom.args)
+            if isinstance(t, A.Var) and t.name != "_" for found in [_tool_column(ctx, atom.pred, i)] if found
+            for spec, col in [found]}
+    bounds = {c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items()
+              if r in ("limit", "base", "level")}
+    named = sorted({c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
+                    if c["type"] in ("int", "float") and c["name"] not in bounds and len(terms(c["name"])) > 1
+                    and all(any(word_match(w, t) for w in fr.words) for t in terms(c["name"]))})
+    if fr.limit and named and not any(col in named for _t, col in read):
+        return [f"the question names {named[0]} by every word of it, and the computation compares no value of it"]
     limits = set()
     for s in ctx.synthesized:
         for rule in _rules(s.program):

@@ -1170,6 +1170,8 @@ class _Framer:
                 continue
             if t.i in self._aspect():
                 continue  # "Which sawmills ended up buying ...": the buying is the relation
+            if t.lemma == "right" and t.i + 1 < len(self.w) and self.w[t.i + 1].lemma == "now":
+                continue  # "right now": the present state the data are
             if lemma in OCCASIONS and self.p.form == "how many":
                 continue  # "how many times": the rows counted (the Verifier reads the column counted)
             if lemma in P.PEOPLE and self.p.form == "how many":

@@ -193,7 +193,13 @@ class LimitComposer:
                 return max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0]))) if paths else None
 
             found = None
-            if limit[0] is None and unit:
+            own = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
+            if limit[0] is None and (said := [c for c in own if all(
+                    any(word_match(w, t) for w in before) for t in terms(c))]):
+                # an amount of the anchor's own rows every word of whose name the question says, beside the limit
+                # ("more pending applications than their docket limit": pending_applications next to max_docket)
+                found = ([], said[0])
+            if found is None and limit[0] is None and unit:
                 # an amount the anchor declares in the limit's own unit, in the same rows ("each month's words next
                 # to the monthly word cap"): those rows compare, before any other tool's
                 beside = [c for c in naming.role_columns(spec, "amount") if c != limit[1]

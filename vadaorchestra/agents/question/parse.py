@@ -237,9 +237,11 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
             lemma = t.lower_  # a noun in -ss is no plural ("cross-connects": cross, not "cros"; "glass", "class")
         after_wh = t.i > 0 and doc[t.i - 1].lower_ in ("which", "what") and all(
             x.pos_ in ("ADP", "PART") for x in doc[:t.i - 1])
-        if pos == "VERB" and tag == "VBZ" and (after_wh or any(c.tag_ == "WDT" and c.dep_ == "det"
-                                                               for c in t.children)):
-            pos, tag, lemma = "NOUN", "NNS", noun_lemma(t.text.lower())  # "Which issuers does X hold?"
+        if (pos == "VERB" and tag == "VBZ" and (after_wh or any(c.tag_ == "WDT" and c.dep_ == "det"
+                                                                for c in t.children))) or \
+                (pos == "ADV" and any(c.tag_ == "WDT" and c.dep_ == "det" for c in t.children)):
+            # "Which issuers does X hold?"; "Which plazas has X driven through?" ("plazas" an adverb)
+            pos, tag, lemma = "NOUN", "NNS", noun_lemma(t.text.lower())
         words.append(Word(t.i, question[start:end] if entity is None else entity, lemma, pos, tag, t.dep_,
                           t.head.i, start, end, entity, kind, t.is_stop))
     words = _kind_not_verb(words)
