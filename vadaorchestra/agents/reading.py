@@ -334,6 +334,11 @@ def _limit_measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
                     and all(any(word_match(w, t) for w in fr.words) for t in terms(c["name"]))})
     if fr.limit and named and not any(col in named for _t, col in read):
         return [f"the question names {named[0]} by every word of it, and the computation compares no value of it"]
+    # "Has X ever gone past its service interval?": one occasion at a time, not the occasions' sum
+    if fr.limit and frame.ever(fr) and any(s.kind == "threshold_check" for s in ctx.synthesized) and any(
+            a[0] in ("sum", "msum") for a in aggregates(ctx)):
+        return ["the question asks whether the limit was ever passed (on any one occasion), and the computation "
+                "compares a sum over the occasions"]
     limits = set()
     for s in ctx.synthesized:
         for rule in _rules(s.program):

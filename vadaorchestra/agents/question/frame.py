@@ -122,6 +122,11 @@ def compound_placed(word: str, vocabulary: set[str]) -> bool:
     return False
 
 
+def ever(fr: QuestionFrame) -> bool:
+    """Whether the question says "ever" ("Has X ever gone past its service interval?"): any one occasion."""
+    return fr.parse is not None and any(w.lemma == "ever" for w in fr.parse.words)
+
+
 def ranks_things(fr: QuestionFrame) -> bool:
     """Whether the question asks for n things ranked by a total ("the three recycling centres that handled the
     biggest total tonnage"): the numeral is the asked phrase's own, which names things, not a total or a count ("the

@@ -424,7 +424,9 @@ class LimitComposer:
         # (the thing compared is the parameter's value itself: the sum is that value's, named as a constant)
         g_head = consts.get((p.tool, p.group), g)
         last = p.path[-1].tool if p.path else p.tool
-        amount = f"sum({names[(last, p.measure)]})" if p.measure else "count()"
+        # "Has X ever gone past its limit?": any one occasion (a row of the amounts) against the limit, not their sum
+        ever = frame.ever(fr) and p.measure is not None and bool(p.path)
+        amount = (names[(last, p.measure)] if ever else f"sum({names[(last, p.measure)]})") if p.measure else "count()"
         per, check = f"{rows}_per_{p.group}", f"{rows}_{p.group}_{'within' if p.within else 'over'}_limit"
         lim_tool, lim_col = p.limit
         lim_atom = atom(lim_tool or p.tool)
@@ -433,7 +435,8 @@ class LimitComposer:
             lim = naming.var(f"{lim_col}_own", taken)
             lim_atom = f"{anchor.name}({', '.join(g if c in anchor.param_columns else lim if c == lim_col else '_' for c in anchor.columns)})"
         op = "<=" if p.within else ">"
-        what = naming.prose_total(p.measure, ctx) if p.measure else f"{naming.prose(views[last].name)} facts"
+        what = (naming.prose(p.measure, ctx) if ever else naming.prose_total(p.measure, ctx)) if p.measure else \
+            f"{naming.prose(views[last].name)} facts"
         # a tool listing one amount per thing and period next to the limit ("each month's total next to its monthly
         # cap"): each period's amount is compared, not their sum over every period
         dated = None if kept else self._per_period(ctx, p, anchor, consts)
