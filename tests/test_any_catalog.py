@@ -230,7 +230,8 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 12, "bank_plus": 120
               "ferry_lines": 16, "seed_bank": 16, "beekeeping_assoc": 16, "software_registry": 16,
               "satellite_ops": 16, "translation_agency": 16, "museum_loans": 15, "clinical_trials": 15,
               "irrigation_scheme": 14, "referee_federation": 12, "forestry_estate": 16, "colo_datacentre": 13,
-              "fishing_fleet": 13, "blood_service": 15, "waste_recycling": 14, "scout_association": 14}
+              "fishing_fleet": 13, "blood_service": 15, "waste_recycling": 14, "scout_association": 14,
+              "patent_office": 10, "toll_motorway": 8, "underground_mine": 10, "housing_association": 11}
 
 
 @pytest.mark.slow
