@@ -775,11 +775,12 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
     columns = list(dict.fromkeys(c for v in views for c in v.columns if c not in v.param_columns))
     best = frame.asked_columns(fr.asks_for, columns)
     asked = [(v, c) for v in views for c in v.columns if c in best and c not in v.param_columns]
+    # the catalog's output columns, not a parameter's
+    catalog = list(dict.fromkeys(c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
+                                 if c["name"] not in (spec.get("parameter_columns") or {})))
     if not asked and values and fr.asks_for:
         # no column of the answer is named so, and the catalog labels one that is ("the biggest party X will accept":
         # max_headcount, labelled "largest party", not the fee of its bookings)
-        catalog = list(dict.fromkeys(c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
-                                     if c["name"] not in (spec.get("parameter_columns") or {})))
         labelled = label_named(fr.asks_for, list(ctx.tools.values()), catalog)
         if labelled and not any(c in labelled for v in views for c in v.columns):
             return [f"the question asks for {' '.join(fr.asks_for)}, which the catalog labels {labelled[0]}, and the "
@@ -788,8 +789,6 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
         return []
     # a column of the catalog named by the asked phrase's head, which the answer's columns are not ("the monthly
     # hours cap": monthly_hours_cap of the profile, not total_hours of the monthly hours)
-    catalog = list(dict.fromkeys(c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
-                                 if c["name"] not in (spec.get("parameter_columns") or {})))
     better = [c for c in frame.asked_columns(fr.asks_for, catalog)
               if frame.column_score(fr.asks_for, c) > frame.column_score(fr.asks_for, best[0])]
     if better:
@@ -896,8 +895,7 @@ def _whole(view: PredicateView) -> bool:
 def _whole_of(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
     """"What percentage of the Endeavour's landed weight was monkfish?": the whole is the Endeavour's landings, so the
     divisor's derivation rests on the Endeavour (not all the monkfish landed, with the Endeavour's part of them)."""
-    owners = {r.target_entity for r in fr.relations if r.target_entity and not r.negated
-              and set(terms(r.source or "")) & set(fr.share_of)}
+    owners = frame.share_owners(fr)
     if not owners:
         return []
     divisors = []

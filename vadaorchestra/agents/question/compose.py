@@ -637,8 +637,7 @@ class Composer:
         # a whole that is the same aggregate without the question's restrictions is its owner's ("What percentage of
         # X's shifts were for plums?": X's shifts) only from a tool called for the owner, not one called for the
         # part's kind (the plum shifts of every orchard)
-        owners = {r.target_entity for r in fr.relations if r.target_entity and not r.negated
-                  and set(terms(r.source or "")) & set(fr.share_of)}
+        owners = frame.share_owners(fr)
         own_whole = not owners or bool(owners & bound)
         if restricted and noun and ref is None and not own_whole:
             return None

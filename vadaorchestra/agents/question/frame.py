@@ -122,6 +122,13 @@ def compound_placed(word: str, vocabulary: set[str]) -> bool:
     return False
 
 
+def share_owners(fr: QuestionFrame) -> set[str]:
+    """The entities whose whole a share is of ("What percentage of X's shifts ...": X), by the relations whose source
+    says the share's noun."""
+    return {r.target_entity for r in fr.relations if r.target_entity and not r.negated
+            and set(terms(r.source or "")) & set(fr.share_of)}
+
+
 def ever(fr: QuestionFrame) -> bool:
     """Whether the question says "ever" ("Has X ever gone past its service interval?"): any one occasion."""
     return fr.parse is not None and any(w.lemma == "ever" for w in fr.parse.words)
