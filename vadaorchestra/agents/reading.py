@@ -28,7 +28,7 @@ from typing import Any
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
-from vadaorchestra.agents.question.naming import CAP_WORDS, column_unit, last_word_named
+from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, last_word_named
 from vadaorchestra.agents.verify import _rules, aggregates, derivation_constants, used_constants
 from vadaorchestra.datalog import ast as A
 
@@ -327,8 +327,7 @@ def _limit_measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             for atom in (x for x in rule.body if isinstance(x, A.Atom)) for i, t in enumerate(atom.args)
             if isinstance(t, A.Var) and t.name != "_" for found in [_tool_column(ctx, atom.pred, i)] if found
             for spec, col in [found]}
-    bounds = {c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items()
-              if r in ("limit", "base", "level")}
+    bounds = bound_columns(ctx.tools.values())
     named = sorted({c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
                     if c["type"] in ("int", "float") and c["name"] not in bounds and len(terms(c["name"])) > 1
                     and all(any(word_match(w, t) for w in fr.words) for t in terms(c["name"]))})

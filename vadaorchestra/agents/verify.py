@@ -898,15 +898,7 @@ def _whole_of(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
     owners = frame.share_owners(fr)
     if not owners:
         return []
-    divisors = []
-    for s in ctx.synthesized:
-        for rule in _rules(s.program):
-            for lit in rule.body:
-                if isinstance(lit, A.Assignment) and not isinstance(lit.value, A.Aggregate) and \
-                        isinstance(lit.value, A.BinOp) and lit.value.op == "/" and isinstance(lit.value.right, A.Var):
-                    d = lit.value.right.name
-                    divisors += [a.pred for a in rule.body if isinstance(a, A.Atom)
-                                 and any(isinstance(t, A.Var) and t.name == d for t in a.args)]
+    divisors = [pred for atoms, _n, d in _divisions(ctx) for pred in _holding(atoms, d)]
     if not divisors:
         return []
     problems = []
@@ -915,6 +907,24 @@ def _whole_of(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
             problems.append(f"the question takes a share of {owner}'s {' '.join(fr.share_of)}, and the whole it was "
                             f"divided by is not restricted to {owner}")
     return problems
+
+
+def _divisions(ctx: RunContext) -> list[tuple[list[A.Atom], str | None, str]]:
+    """Every division by a variable in the synthesized rules ("R = N / D"): the rule's atoms, the numerator's name
+    (None when it is no variable) and the divisor's."""
+    out = []
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            atoms = [a for a in rule.body if isinstance(a, A.Atom)]
+            out += [(atoms, lit.value.left.name if isinstance(lit.value.left, A.Var) else None, lit.value.right.name)
+                    for lit in rule.body if isinstance(lit, A.Assignment) and isinstance(lit.value, A.BinOp)
+                    and lit.value.op == "/" and isinstance(lit.value.right, A.Var)]
+    return out
+
+
+def _holding(atoms: list[A.Atom], name: str) -> list[str]:
+    """The predicates of the atoms that hold the variable ``name``."""
+    return [a.pred for a in atoms if any(isinstance(t, A.Var) and t.name == name for t in a.args)]
 
 
 def _counted_against(ctx: RunContext) -> list[str]:
@@ -928,43 +938,35 @@ def _counted_against(ctx: RunContext) -> list[str]:
         return next(iter(_rules(s.program)), None) if s is not None else None
 
     problems = []
-    for s in ctx.synthesized:
-        for rule in _rules(s.program):
-            for lit in rule.body:
-                if not (isinstance(lit, A.Assignment) and isinstance(lit.value, A.BinOp) and lit.value.op == "/"
-                        and isinstance(lit.value.left, A.Var) and isinstance(lit.value.right, A.Var)):
-                    continue
-                atoms = [a for a in rule.body if isinstance(a, A.Atom)]
-                num, den = (defining(next((a.pred for a in atoms if any(isinstance(t, A.Var) and t.name == v.name
-                                                                         for t in a.args)), None))
-                            for v in (lit.value.left, lit.value.right))
-                if num is None or den is None or not any(
-                        isinstance(x, A.Assignment) and isinstance(x.value, A.Aggregate)
-                        and x.value.func in ("count", "mcount") for x in num.body):
-                    continue
-                counted = [a.pred for a in num.body if isinstance(a, A.Atom)]
-                # the whole: the head's value read from a tool's whole-number column
-                head = next((t.name for t in den.head[0].args if isinstance(t, A.Var)), None)
-                whole = next(((view, view.columns[i]) for a in den.body if isinstance(a, A.Atom)
-                              for view in [ctx.predicates.get(a.pred)] if view is not None and view.tool
-                              for i, t in enumerate(a.args) if isinstance(t, A.Var) and t.name == head
-                              and i < len(view.columns) and view.columns[i] in view.typed("int")), None)
-                if whole is None:
-                    continue
-                view, col = whole
-                # (a whole the catalog declares in things: "participants"; a seat capacity or a loan quota with no
-                # unit is filled by rows of another name, the enrolments, the loans)
-                unit = str(((ctx.tools.get(view.tool) or {}).get("units") or {}).get(col, ""))
-                if not unit or unit_of(unit) is not None:
-                    continue  # (no unit, or a physical one: not a number of things)
-                things = {stem(col.split("_")[-1])} | terms(unit)
-                # (the rows: what their predicates and tools are named for)
-                rows = {t for p in counted for q in _derived_from(ctx, p) | {p}
-                        for spec in [ctx.tools.get((ctx.predicates.get(q) or view).tool or "") or {}]
-                        for t in terms(q) | terms(spec.get("name", ""))}
-                if not any(word_match(w, t) for w in things for t in rows):
-                    problems.append(f"the share counts rows of {', '.join(counted)} against {col}, a number of "
-                                    f"{' or '.join(sorted(things))}, which those rows are not")
+    for atoms, n, d in _divisions(ctx):
+        num, den = (defining(next(iter(_holding(atoms, v)), None)) if v else None for v in (n, d))
+        if num is None or den is None or not any(
+                isinstance(x, A.Assignment) and isinstance(x.value, A.Aggregate)
+                and x.value.func in ("count", "mcount") for x in num.body):
+            continue
+        counted = [a.pred for a in num.body if isinstance(a, A.Atom)]
+        # the whole: the head's value read from a tool's whole-number column
+        head = next((t.name for t in den.head[0].args if isinstance(t, A.Var)), None)
+        whole = next(((view, view.columns[i]) for a in den.body if isinstance(a, A.Atom)
+                      for view in [ctx.predicates.get(a.pred)] if view is not None and view.tool
+                      for i, t in enumerate(a.args) if isinstance(t, A.Var) and t.name == head
+                      and i < len(view.columns) and view.columns[i] in view.typed("int")), None)
+        if whole is None:
+            continue
+        view, col = whole
+        # (a whole the catalog declares in things: "participants"; a seat capacity or a loan quota with no
+        # unit is filled by rows of another name, the enrolments, the loans)
+        unit = str(((ctx.tools.get(view.tool) or {}).get("units") or {}).get(col, ""))
+        if not unit or unit_of(unit) is not None:
+            continue  # (no unit, or a physical one: not a number of things)
+        things = {stem(col.split("_")[-1])} | terms(unit)
+        # (the rows: what their predicates and tools are named for)
+        rows = {t for p in counted for q in _derived_from(ctx, p) | {p}
+                for spec in [ctx.tools.get((ctx.predicates.get(q) or view).tool or "") or {}]
+                for t in terms(q) | terms(spec.get("name", ""))}
+        if not any(word_match(w, t) for w in things for t in rows):
+            problems.append(f"the share counts rows of {', '.join(counted)} against {col}, a number of "
+                            f"{' or '.join(sorted(things))}, which those rows are not")
     return list(dict.fromkeys(problems))
 
 

@@ -381,6 +381,7 @@ class Composer:
         cols = naming.cols(spec)
         nums = naming.numeric(spec)
         strings = naming.cols(spec, ("string",))
+        labelled_as = self._labels(ctx, [tool] + ([join.tool] if join else []))  # (the catalog's @labels)
         if every is not None:
             pcol = naming.param_column(spec, every)
             cols, strings = [pcol, *cols], [pcol, *strings]
@@ -418,9 +419,8 @@ class Composer:
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]
                 fit += 1
-            labels = self._labels(ctx, [tool] + ([join.tool] if join else []))
             head_said = bool(named) and any(word_match(phrase[-1], t) for t in terms(named[0])
-                                            | terms(labels.get(named[0], ("", False))[0]))
+                                            | terms(labelled_as.get(named[0], ("", False))[0]))
             if named and fr.count and len(phrase) > 1 and not head_said and \
                     (any(word_match(phrase[-1], w) for w in naming.listed(spec)) or naming.says_together([spec], phrase)) \
                     and (thing := naming.thing(spec)):
@@ -554,7 +554,7 @@ class Composer:
                 fit += 1  # "the most appointments": the rows counted per thing
             else:
                 measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx), self._things(ctx),
-                                        labels=self._labels(ctx, [tool] + ([join.tool] if join else [])))
+                                        labels=labelled_as)
                 if not measure:
                     return None
                 fit += 1 + column_score(fr.asks_for, measure)  # "total amount": amount rather than total_billed

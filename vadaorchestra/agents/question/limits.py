@@ -193,6 +193,7 @@ class LimitComposer:
                 return max(paths, key=lambda pm: (scores.get(pm[0][-1].tool, 0.0), -len(pm[0]))) if paths else None
 
             found = None
+            # the anchor's own amounts, beside the limit in its rows
             own = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
             if limit[0] is None and (said := [c for c in own if all(
                     any(word_match(w, t) for w in before) for t in terms(c))]):
@@ -212,7 +213,6 @@ class LimitComposer:
                     break
             if found is None and limit[0] is None:
                 # the amount in the same rows as the limit ("parts past their life limit": each part's cycles)
-                own = [c for c in naming.numeric(spec) if c != limit[1] and not terms(c) & CAP_WORDS]
                 limited = tuple(w for w in terms(limit[1]) if w not in CAP_WORDS)
                 named = naming.best_named(before + after, own) or naming.best_named(limited, own) or \
                     [c for c in naming.role_columns(spec, "amount") if c in own]  # never the one left by elimination
