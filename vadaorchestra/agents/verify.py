@@ -25,6 +25,7 @@ from vadaorchestra.agents.question.naming import (
     names_unit,
     same_unit,
     says_together,
+    seq,
     unit_of,
 )
 from vadaorchestra.agents.wording import LISTED
@@ -743,8 +744,8 @@ def _ordered_unsaid(ctx: RunContext, fr: frame.QuestionFrame, aggs: list) -> lis
     def said(c: str) -> bool:
         unit = units.get(c, "")
         own = {t for t in terms(c) if not (unit and (t == unit.lower() or same_unit(t, unit)))}
-        head = re.findall(r"[a-z]+", labels.get(c, "").lower())
-        return any(word_match(w, t) for w in fr.words for t in own | ({stem(head[-1])} if head else set()))
+        head = seq(labels.get(c, ""))  # (the label's last word, as compose reads it)
+        return any(word_match(w, t) for w in fr.words for t in own | ({head[-1]} if head else set()))
 
     for func, pred, col, _others, _words in aggs:
         view = ctx.predicates.get(pred)
