@@ -28,7 +28,7 @@ from typing import Any
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
-from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, last_word_named
+from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, head_named, last_word_named
 from vadaorchestra.agents.verify import _rules, aggregates, derivation_constants, used_constants
 from vadaorchestra.datalog import ast as A
 
@@ -94,6 +94,13 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
 def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """A question whose relations need two steps or more (different tools) is answered by a tool for each; one step
     is the tool's own signature, which the direction and kind checks look at."""
+    # a verb the catalog says only of other things ("the prize money it won") is followed by no tool, whichever
+    # tool was called for the entity it relates ("the pigeon that won the Bourges National": the race's entries)
+    other = [(r, *found) for r in fr.relations if not r.negated
+             if (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
+    if other:
+        return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
+                f"{', '.join(sorted(nouns))}: no step of the computation follows it" for r, w, nouns in other]
     need = relations.steps(fr, ctx.tools)
     called = _called(ctx)
     if len(need) == 1:
@@ -269,6 +276,21 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """An extreme of a quantity ("the most appointments", "the fewest visits") orders by what its noun names: the
     column every highest or lowest of the computation reads is named by it (the appointments counted per vet, not
     the highest fee), when the noun names something of the catalog."""
+    # a total of a limit, base or level, or a share of one, where the question's words name by its head an amount
+    # of the tools called and not the limit ("What has X spent?", "What percentage of X's spending ...": spent_gbp,
+    # not the spending limit, however "spend" names both)
+    if not fr.limit and (fr.total or fr.share):
+        read = [column for func, _pred, column, _others, _words in aggregates(ctx) if fr.total and func in ("sum", "msum")]
+        read += [col for s in ctx.synthesized for rule in _rules(s.program) if fr.share
+                 for c in rule.body if isinstance(c, A.Assignment) for d in _divisors(c.value)
+                 for atom in rule.body if isinstance(atom, A.Atom) for k, t in enumerate(atom.args)
+                 if isinstance(t, A.Var) and t.name == d.name
+                 for found in [_tool_column(ctx, atom.pred, k)] if found for _spec, col in [found]]
+        out = [f"the question's words name {named[0]}, and the computation {'sums' if fr.total else 'divides by'} "
+               f"{column}, a limit they do not name" for column in dict.fromkeys(read)
+               if (named := _bound_misread(fr, ctx, column))]
+        if out:
+            return out
     if not (fr.extreme and fr.measure_words and fr.superlative in frame.QUANTITY_SUPERLATIVES):
         return []  # (an adjective's measure, "the highest-paid player", "the heaviest shipment", is the composer's)
     # words that name nothing of the catalog ("the most visitors" where no tool or column says visitors) leave the
@@ -283,6 +305,17 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             out.append(f"the question's '{fr.superlative or func}' measures {' '.join(measure)!r}, and the "
                        f"computation takes the {'highest' if func == 'max' else 'lowest'} {column}")
     return list(dict.fromkeys(out))
+
+
+def _bound_misread(fr: QuestionFrame, ctx: RunContext, column: str) -> list[str]:
+    """When ``column`` is a limit, base or level whose head no word of the question says: the amounts of the tools
+    called (not limits) whose heads the question's words name instead."""
+    bounds = bound_columns(ctx.tools.values())
+    if column not in bounds or head_named(tuple(fr.words), [column], ctx):
+        return []
+    amounts = [c["name"] for t in _called(ctx) for c in (ctx.tools.get(t) or {}).get("schema", [])
+               if c["type"] in ("int", "float") and c["name"] not in bounds]
+    return head_named(tuple(fr.words), list(dict.fromkeys(amounts)), ctx)
 
 
 def _divisors(expr: Any) -> list[A.Var]:
@@ -460,6 +493,19 @@ def _gives_a_value(answer: str, words: tuple[str, ...], views: list) -> bool:
 
 def _aggregate_functions(ctx: RunContext) -> set[str]:
     return {a[0] for a in aggregates(ctx)}
+
+
+def _ends(r: frame.Relation, ctx: RunContext) -> set[str]:
+    """The words of a relation's two ends: its phrases', and for a named entity the parameters and columns of the
+    calls made for it (Bourges National: race)."""
+    out = terms(r.source or "") | terms(r.target or "")
+    for e in {r.source_entity, r.target_entity} - {None}:
+        for c in ctx.executed.values():
+            inputs = (ctx.tools.get(c.tool) or {}).get("parameter_inputs") or {}
+            for p, v in c.params.items():
+                if str(v).lower() == e.lower():
+                    out |= terms(p) | {x for col in inputs.get(p, ()) for x in terms(col)}
+    return out
 
 
 def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:

@@ -84,6 +84,8 @@ def terms(text: str) -> set[str]:
     """Content words of a text or a column name, as lemmas: each word's lemma as a noun, and in a sentence (a tool's
     description) its lemma in context too ("parts fitted to an aircraft": fit)."""
     words = {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
+    # and the verb of an irregular form ("spent_gbp": spend), which neither the stem nor a prefix match finds
+    words |= {v for w in words if (v := P.irregular_verb(w))}
     if " " in text.strip():
         words |= {stem(w) for w in P.lemmas(text) if w not in STOPWORDS and w.isalnum()}
     return words

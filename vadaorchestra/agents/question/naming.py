@@ -210,7 +210,10 @@ def head_named(words: tuple[str, ...], columns: list[str], ctx: RunContext | Non
                                   or (declared and same_unit(parts[-1], declared))):
             parts.pop()
         return stem(parts[-1])
-    return [c for c in columns if any(word_match(w, head(c)) for w in words)]
+
+    def heads(c: str) -> set[str]:  # (and the verb of an irregular form: "spent_gbp" is the spending)
+        return {head(c)} | ({v} if (v := P.irregular_verb(head(c))) else set())
+    return [c for c in columns if any(word_match(w, h) for w in words for h in heads(c))]
 
 
 @lru_cache(maxsize=1)

@@ -122,6 +122,23 @@ def lemmas(text: str) -> tuple[str, ...]:
     return tuple(t.lemma_.lower() for t in doc if t.pos_ not in FUNCTION_POS and (t.is_alpha or t.like_num))
 
 
+@lru_cache(maxsize=8192)
+def irregular_verb(word: str) -> str | None:
+    """The verb a word is an irregular form of, by the pipeline's lemmatizer ("spent": spend, "sold": sell, "won":
+    win), for a word read alone (a column's name, ``spent_gbp``), where no sentence says it is a verb; None for a
+    word that is no such form, or whose verb a prefix match already finds ("owed", "spending")."""
+    from spacy.tokens import Doc
+
+    if not word.isalpha() or word.endswith("s") or len(word) < 3:
+        return None
+    pipeline = nlp()
+    doc = Doc(pipeline.vocab, words=[word], pos=["VERB"])
+    lemma = (pipeline.get_pipe("lemmatizer").rule_lemmatize(doc[0]) or [word])[0].lower()
+    if lemma.startswith(word) or word.startswith(lemma):
+        return None
+    return lemma
+
+
 @dataclass(frozen=True, slots=True)
 class Word:
     i: int

@@ -201,6 +201,45 @@ def described_roles(description: str, word: str) -> tuple[bool, bool]:
     return source, target
 
 
+@lru_cache(maxsize=4096)
+def _verb_uses(description: str, word: str) -> tuple[frozenset[str], ...]:
+    """What a tool's description says the verb ``word`` is done to, by its parse: for each use, its objects ("the
+    prize money it won", "prize money won": money; "the customers it supplies": customer); pronouns say nothing."""
+    from vadaorchestra.agents.question import parse as P
+
+    out = []
+    for v in P.nlp()(description):
+        if v.pos_ != "VERB" or not word_match(stem(v.lemma_.lower()), word):
+            continue
+        subject = any(c.dep_ in ("nsubj", "nsubjpass") for c in v.children)
+        stranded = any(c.dep_ == "prep" and not any(g.dep_ == "pobj" for g in c.children) for c in v.children)
+        # the noun a clause describes is its object when the clause has a subject of its own ("the money it won") or
+        # is a participle ("money won"), its subject otherwise ("the entries that won"), a preposition's when one is
+        # left at the end ("the loft it flew for")
+        nouns = [v.head] if not stranded and (v.dep_ == "acl" or (v.dep_ == "relcl" and subject)) else []
+        nouns += [c for c in v.children if c.dep_ in ("nsubjpass", "dobj")]
+        words = frozenset(stem(n.lemma_.lower()) for n in nouns if n.pos_ in ("NOUN", "PROPN"))
+        if words:
+            out.append(words)
+    return tuple(out)
+
+
+def said_of_other_things(r: Relation, ends: set[str], tools: Mapping[str, Mapping[str, Any]]
+                         ) -> tuple[str, set[str]] | None:
+    """The verb of ``r`` (with its object, no preposition) when the catalog's descriptions say it only of other
+    objects than the relation's ends (``ends``, their words): "the pigeon that won the Bourges National" where the
+    catalog says "the prize money it won", so winning is of prize money there, and the race's entries (its tool's
+    relation) are no pigeons that won it: (the verb, the objects the catalog gives it). None when the catalog does
+    not use the verb with an object, or uses it of one of the ends."""
+    # (a verb and its object, not a preposition's: "spent with a supplier" says nothing the catalog's "the total it
+    # has spent" does not)
+    for w in content(r) if r.via == "verb" and len(r.words) == 1 else ():
+        uses = [u for spec in tools.values() for u in _verb_uses(spec.get("description", ""), w)]
+        if uses and not any(word_match(x, e) for u in uses for x in u for e in ends):
+            return w, set().union(*uses)
+    return None
+
+
 def reversed_by_description(fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]
                             ) -> list[tuple[Relation, str, str]]:
     """The relations between what is asked and a named entity that every tool whose description states them states
