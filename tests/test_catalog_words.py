@@ -46,6 +46,27 @@ LOFT = '''@tool("get_loft_info", "A loft's profile: the fancier who keeps it and
 @role("loft_info", "loft", "entity").
 loft_info($loft, F, T) :- lofts($loft, F, T).
 '''
+BIRD = '''@tool("get_pigeon_info", "A pigeon's profile: its loft and its sex (cock or hen).").
+@param("pigeon", "string", "Name of the pigeon").
+@bind("birds", "csv", "data", "birds.csv").
+@mapping("birds", 0, "pigeon", "string"). @mapping("birds", 1, "loft", "string"). @mapping("birds", 2, "sex", "string").
+@output("pigeon_info").
+@mapping("pigeon_info", 0, "pigeon", "string"). @mapping("pigeon_info", 1, "loft", "string").
+@mapping("pigeon_info", 2, "sex", "string").
+@role("pigeon_info", "pigeon", "entity"). @role("pigeon_info", "sex", "category").
+pigeon_info($pigeon, L, S) :- birds($pigeon, L, S).
+'''
+SEAT = '''@tool("get_constituency_info", "A constituency's campaign: its candidate and the candidate's election agent.").
+@param("constituency", "string", "Name of the constituency").
+@bind("people", "csv", "data", "people.csv").
+@mapping("people", 0, "constituency", "string"). @mapping("people", 1, "candidate", "string").
+@mapping("people", 2, "agent", "string").
+@output("constituency_info").
+@mapping("constituency_info", 0, "constituency", "string"). @mapping("constituency_info", 1, "candidate", "string").
+@mapping("constituency_info", 2, "agent", "string").
+@role("constituency_info", "constituency", "entity"). @label("constituency_info", "agent", "election agent").
+constituency_info($constituency, C, A) :- people($constituency, C, A).
+'''
 SPENDING = '''@tool("get_campaign_spending", "For every constituency campaign: the total it has spent in pounds and its legal spending limit in pounds.").
 @bind("seats", "csv", "data", "seats.csv").
 @mapping("seats", 0, "constituency", "string"). @mapping("seats", 1, "spending_limit_gbp", "float").
@@ -89,13 +110,17 @@ def catalog(tmp_path_factory):
     return write_catalog(
         tmp_path_factory.mktemp("words"),
         {"get_race_results": RACE, "get_pigeon_results": PIGEON, "get_loft_info": LOFT,
-         "get_campaign_spending": SPENDING, "get_campaign_expenses": EXPENSES},
+         "get_campaign_spending": SPENDING, "get_campaign_expenses": EXPENSES, "get_pigeon_info": BIRD,
+         "get_constituency_info": SEAT},
         {"entries.csv": "race,pigeon,loft,position,prize_gbp\nBourges National,Silver Ranger,Hill Loft,3,50.0\n"
                         "Bourges National,Blue Streak,Vale Loft,1,400.0\nBourges National,Storm Flyer,Moor Loft,2,150.0\n"
                         "Saintes Marathon,Silver Ranger,Hill Loft,2,120.0\n",
          "lofts.csv": "loft,fancier,town\nHill Loft,Roy Gedge,Hull\nVale Loft,Jean Howes,Leeds\nMoor Loft,Alan Peck,York\n",
          "seats.csv": "constituency,spending_limit_gbp\nKestrel Vale,2000.0\nAshby Downs,1500.0\n",
-         "expenses.csv": EXPENSE_ROWS})
+         "expenses.csv": EXPENSE_ROWS,
+         "birds.csv": "pigeon,loft,sex\nSilver Ranger,Hill Loft,cock\nBlue Streak,Vale Loft,hen\nStorm Flyer,Moor Loft,hen\n",
+         "people.csv": "constituency,candidate,agent\nKestrel Vale,Naomi Pettifer,Owen Strachan\n"
+                       "Ashby Downs,Samuel Okafor,Bridget Lowe\n"})
 
 
 def test_a_verb_the_catalog_says_of_another_object_is_not_followed(catalog):
@@ -133,3 +158,20 @@ def test_irregular_verbs_by_the_lemmatizer():
     assert [irregular_verb(w) for w in ("spent", "sold", "won", "held")] == ["spend", "sell", "win", "hold"]
     # regular forms, which a prefix match finds, and words that are no verb form
     assert [irregular_verb(w) for w in ("spending", "owed", "limit", "gbp", "shares")] == [None] * 5
+
+
+def test_a_kind_of_the_joined_tools_rows_is_what_the_join_reads(catalog):
+    result = ask("Which of the pigeons that flew in the Bourges National are hens?", catalog)
+    assert result.verified, result.answer
+    assert sorted(result.ctx.answer_values) == ["Blue Streak", "Storm Flyer"], result.answer
+
+
+def test_a_role_given_with_as_is_what_is_asked(catalog):
+    # the agent, not the candidate (the first person of the row)
+    result = ask("Who is acting as election agent for the Ashby Downs campaign?", catalog)
+    assert result.verified and result.ctx.answer_values == ["Bridget Lowe"], result.answer
+
+
+def test_at_the_moment_is_the_present_state_the_data_are(catalog):
+    result = ask("Who keeps Hill Loft at the moment?", catalog)
+    assert result.verified and result.ctx.answer_values == ["Roy Gedge"], result.answer

@@ -150,6 +150,10 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         over = {str(v.get("each", "")).split(".")[0] for v in call.params.values() if isinstance(v, dict)}
         held = {c for name in over if name in ctx.predicates for c in ctx.predicates[name].columns}
         kinds = {w for e in fr.kinds if any(c.rsplit(".", 1)[-1] in held for c in e.columns) for w in terms(e.value)}
+        # or a kind of the joined tool's own rows, which the join is there to read ("Which of the donors who gave to
+        # X are companies?": each donor's type)
+        own = {c["name"] for c in spec.get("schema", [])} - set(spec.get("parameter_columns") or {})
+        kinds |= {w for e in fr.kinds if any(c.rsplit(".", 1)[-1] in own for c in e.columns) for w in terms(e.value)}
         spoken = relations.named_by(spec) | terms(spec.get("description", ""))
         if not any(word_match(w, x) for w in said | kinds for x in spoken) and \
                 not any(frame.compound_placed(w, spoken) for w in said):

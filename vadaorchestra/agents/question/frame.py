@@ -1182,10 +1182,15 @@ class _Framer:
                 continue  # "the demand the feeders draw", "accounts for the largest share", "the cap X sets"
             if t.lemma.startswith("sub") or t.i in self._chain_tokens():
                 continue
+            if self.asked is not None and P.role_of(self.w, t.i) == self.asked.head:
+                continue  # "Who is acting as election agent for X?": the agent is what is asked
             if t.i in self._aspect():
                 continue  # "Which sawmills ended up buying ...": the buying is the relation
             if t.lemma == "right" and t.i + 1 < len(self.w) and self.w[t.i + 1].lemma == "now":
                 continue  # "right now": the present state the data are
+            before = [x.lemma for x in self.w[max(0, t.i - 2):t.i]]
+            if (t.lemma, before) == ("moment", ["at", "the"]) or (t.lemma == "present" and before[-1:] == ["at"]):
+                continue  # "at the moment", "at present": the same
             if lemma in OCCASIONS and self.p.form == "how many":
                 continue  # "how many times": the rows counted (the Verifier reads the column counted)
             if lemma in P.PEOPLE and self.p.form == "how many":

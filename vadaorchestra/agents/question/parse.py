@@ -348,6 +348,15 @@ def number_value(text: str) -> tuple[float, str | None] | None:
     return None
 
 
+def role_of(words: tuple[Word, ...], v: int) -> int | None:
+    """The noun a verb's "as" gives its subject as a role, the verb taking no object ("Who is acting as election
+    agent for X?", "Who serves as X's treasurer?": the agent, the treasurer), else None."""
+    if words[v].pos != "VERB" or any(w.head == v and w.dep == "dobj" for w in words):
+        return None
+    return next((g.i for c in words if c.head == v and c.i != v and c.dep == "prep" and c.lemma == "as"
+                 for g in words if g.head == c.i and g.dep == "pobj"), None)
+
+
 class _Reader:
     """The named readers over one parsed question, listed in the order :meth:`parse` runs them."""
 
@@ -583,7 +592,8 @@ class _Reader:
             for c in self.kids(head.i, "nsubj", "attr", "nsubjpass"):
                 if c != t.i and c in self.by_token:
                     return self.by_token[c]
-        return None
+        role = role_of(self.w, head.i) if t.dep == "nsubj" else None
+        return self.by_token.get(role) if role is not None else None
 
     # --- relations ----------------------------------------------------------------------------------------------
     def _relations(self, asked: int | None) -> list[Relation]:
