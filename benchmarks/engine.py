@@ -639,8 +639,17 @@ def child(spec: dict) -> None:
             session = spark_session("local[*]")
         run(TC_PROGRAM, inputs={"edge": [(1, 2), (2, 3)]}, engine="spark", engine_options={"spark": session})
         extra["session_s"] = time.perf_counter() - start
+        options = {"spark": session, "lean": side != "spark_naive"}
+        warm = []
+        for _ in range(int(spec.get("spark_warm") or 0)):  # the JVM's steady state: a server's later calls
+            start = time.perf_counter()
+            run_side(side, wl, con, spec["sink"], options)
+            warm.append(round(time.perf_counter() - start, 2))
+            gc.collect()
+        if warm:
+            extra["warm_s"] = warm
         spark_stats: dict = {}
-        options = {"spark": session, "stats": spark_stats, "lean": side != "spark_naive"}
+        options["stats"] = spark_stats
     base = current_rss_mib()
     reset = reset_peak_rss()
     start = time.perf_counter()
@@ -672,10 +681,10 @@ def child(spec: dict) -> None:
 
 def measure(side: str, wl: Workload, data: Path, sink: str, timeout: float, souffle_jobs: int = 1,
             souffle_rounds: str = "duckdb", spark_master: str | None = None,
-            spark_checkpoint_dir: str | None = None, duckdb_threads: int | None = None) -> dict:
+            spark_checkpoint_dir: str | None = None, duckdb_threads: int | None = None, spark_warm: int = 0) -> dict:
     spec = {"workload": wl.name, "side": side, "data": str(data), "sink": sink, "souffle_jobs": souffle_jobs,
             "souffle_rounds": souffle_rounds, "spark_master": spark_master,
-            "spark_checkpoint_dir": spark_checkpoint_dir, "duckdb_threads": duckdb_threads}
+            "spark_checkpoint_dir": spark_checkpoint_dir, "duckdb_threads": duckdb_threads, "spark_warm": spark_warm}
     try:
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)],
                               capture_output=True, text=True, timeout=timeout)
@@ -738,6 +747,9 @@ def main(argv: list[str] | None = None) -> int:
                          " deploy/spark_cluster.py; default $VADA_SPARK_MASTER); local masters are not measured twice")
     ap.add_argument("--spark-checkpoint-dir", default=os.environ.get("VADA_SPARK_CHECKPOINT_DIR"),
                     help="the checkpoint folder the cluster's executors reach (default $VADA_SPARK_CHECKPOINT_DIR)")
+    ap.add_argument("--spark-warm", type=int, default=0, metavar="N",
+                    help="Spark sides: run the program N times untimed in the same session before the timed run (the "
+                         "JVM's steady state, as in a server's later calls; default 0: the timed run is the first)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per measurement (default 1800)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -796,7 +808,9 @@ def main(argv: list[str] | None = None) -> int:
                   "jobs per round)" + (f", and spark cluster on {args.spark_master} (checkpoints in "
                                        f"{args.spark_checkpoint_dir})" if cluster else
                                        " (--spark-master spark://HOST:7077 to add a standalone cluster)")
-                  + "; session start and a warm-up program not timed")
+                  + "; session start and a warm-up program not timed"
+                  + (f"; each timed run after {args.spark_warm} untimed run(s) of the same program (--spark-warm)"
+                     if args.spark_warm else ""))
     print()
 
     table: list[dict] = []
@@ -827,7 +841,8 @@ def main(argv: list[str] | None = None) -> int:
                 for rep in range(reps):
                     for side in active if rep % 2 == 0 else active[::-1]:
                         r = measure(side, wl, data, args.sink, args.timeout, jobs, args.souffle_rounds,
-                                    args.spark_master, args.spark_checkpoint_dir, args.duckdb_threads)
+                                    args.spark_master, args.spark_checkpoint_dir, args.duckdb_threads,
+                                    args.spark_warm)
                         runs[side].append(r)
                         print_measurement(rep, side, r)
                 summ = {s: summarize(runs[s]) for s in sides}
@@ -923,6 +938,9 @@ def print_measurement(rep: int, side: str, r: dict) -> None:
     if "jobs" in r:
         notes.append(f"{r['rounds']} rounds, {r['actions']} Spark actions, {r['jobs']} jobs; session start and warm-up {r['session_s']:.1f} s, "
                      "not timed; the JVM's memory is not in the peak")
+        if r.get("warm_s"):
+            notes.append(f"timed after {len(r['warm_s'])} untimed run(s) of the same program in the same session: "
+                         + ", ".join(f"{s:.2f}" for s in r["warm_s"]) + " s")
     if "souffle_runs" in r:
         notes.append(f"{r['souffle_runs']} Soufflé runs, {r['rounds']} rounds run by the engine")
     if "compile_s" in r:
