@@ -36,15 +36,26 @@ PIGEON = '''@tool("get_pigeon_results", "Races a pigeon was entered in: race, it
 @label("pigeon_result", "position", "finishing position").
 pigeon_result($pigeon, R, N, M) :- entries(R, $pigeon, L, N, M).
 '''
-LOFT = '''@tool("get_loft_info", "A loft's profile: the fancier who keeps it and its town.").
+LOFT = '''@tool("get_loft_info", "A loft's profile: the fancier who keeps it, its town and its capacity (the most birds it may house).").
 @param("loft", "string", "Name of the loft").
 @bind("lofts", "csv", "data", "lofts.csv").
 @mapping("lofts", 0, "loft", "string"). @mapping("lofts", 1, "fancier", "string"). @mapping("lofts", 2, "town", "string").
+@mapping("lofts", 3, "capacity", "int").
 @output("loft_info").
 @mapping("loft_info", 0, "loft", "string"). @mapping("loft_info", 1, "fancier", "string").
-@mapping("loft_info", 2, "town", "string").
-@role("loft_info", "loft", "entity").
-loft_info($loft, F, T) :- lofts($loft, F, T).
+@mapping("loft_info", 2, "town", "string"). @mapping("loft_info", 3, "capacity", "int").
+@role("loft_info", "loft", "entity"). @role("loft_info", "capacity", "limit").
+loft_info($loft, F, T, C) :- lofts($loft, F, T, C).
+'''
+HOUSED = '''@tool("get_loft_birds", "Birds housed at a loft: each pigeon and its sex.").
+@param("loft", "string", "Name of the loft").
+@bind("birds", "csv", "data", "birds.csv").
+@mapping("birds", 0, "pigeon", "string"). @mapping("birds", 1, "loft", "string"). @mapping("birds", 2, "sex", "string").
+@output("loft_bird").
+@mapping("loft_bird", 0, "loft", "string"). @mapping("loft_bird", 1, "pigeon", "string").
+@mapping("loft_bird", 2, "sex", "string").
+@role("loft_bird", "pigeon", "entity").
+loft_bird($loft, P, S) :- birds(P, $loft, S).
 '''
 BIRD = '''@tool("get_pigeon_info", "A pigeon's profile: its loft and its sex (cock or hen).").
 @param("pigeon", "string", "Name of the pigeon").
@@ -111,14 +122,16 @@ def catalog(tmp_path_factory):
         tmp_path_factory.mktemp("words"),
         {"get_race_results": RACE, "get_pigeon_results": PIGEON, "get_loft_info": LOFT,
          "get_campaign_spending": SPENDING, "get_campaign_expenses": EXPENSES, "get_pigeon_info": BIRD,
-         "get_constituency_info": SEAT},
+         "get_constituency_info": SEAT, "get_loft_birds": HOUSED},
         {"entries.csv": "race,pigeon,loft,position,prize_gbp\nBourges National,Silver Ranger,Hill Loft,3,50.0\n"
                         "Bourges National,Blue Streak,Vale Loft,1,400.0\nBourges National,Storm Flyer,Moor Loft,2,150.0\n"
                         "Saintes Marathon,Silver Ranger,Hill Loft,2,120.0\n",
-         "lofts.csv": "loft,fancier,town\nHill Loft,Roy Gedge,Hull\nVale Loft,Jean Howes,Leeds\nMoor Loft,Alan Peck,York\n",
+         "lofts.csv": "loft,fancier,town,capacity\nHill Loft,Roy Gedge,Hull,1\nVale Loft,Jean Howes,Leeds,3\n"
+                      "Moor Loft,Alan Peck,York,2\n",
          "seats.csv": "constituency,spending_limit_gbp\nKestrel Vale,2000.0\nAshby Downs,1500.0\n",
          "expenses.csv": EXPENSE_ROWS,
-         "birds.csv": "pigeon,loft,sex\nSilver Ranger,Hill Loft,cock\nBlue Streak,Vale Loft,hen\nStorm Flyer,Moor Loft,hen\n",
+         "birds.csv": "pigeon,loft,sex\nSilver Ranger,Hill Loft,cock\nBlue Streak,Vale Loft,hen\nStorm Flyer,Moor Loft,hen\n"
+                      "Red Baron,Hill Loft,cock\n",
          "people.csv": "constituency,candidate,agent\nKestrel Vale,Naomi Pettifer,Owen Strachan\n"
                        "Ashby Downs,Samuel Okafor,Bridget Lowe\n"})
 
@@ -175,3 +188,12 @@ def test_a_role_given_with_as_is_what_is_asked(catalog):
 def test_at_the_moment_is_the_present_state_the_data_are(catalog):
     result = ask("Who keeps Hill Loft at the moment?", catalog)
     assert result.verified and result.ctx.answer_values == ["Roy Gedge"], result.answer
+
+
+def test_a_limit_in_things_its_description_says_counts_them(catalog):
+    # "its capacity (the most birds it may house)": Hill Loft houses two birds against a capacity of one
+    result = ask("Is Hill Loft within its capacity?", catalog)
+    assert result.verified, result.answer
+    assert result.answer.startswith("No"), result.answer
+    result = ask("Is Vale Loft within its capacity?", catalog)
+    assert result.verified and result.answer.startswith("Yes"), result.answer

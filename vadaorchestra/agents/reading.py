@@ -96,7 +96,8 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     is the tool's own signature, which the direction and kind checks look at."""
     # a verb the catalog says only of other things ("the prize money it won") is followed by no tool, whichever
     # tool was called for the entity it relates ("the pigeon that won the Bourges National": the race's entries)
-    other = [(r, *found) for r in fr.relations if not r.negated
+    # (not an amount compared: "Has X delivered more grapes than its quota allows?")
+    other = [(r, *found) for r in fr.relations if not r.negated and not _compared(fr, r)
              if (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
     if other:
         return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
@@ -497,6 +498,15 @@ def _gives_a_value(answer: str, words: tuple[str, ...], views: list) -> bool:
 
 def _aggregate_functions(ctx: RunContext) -> set[str]:
     return {a[0] for a in aggregates(ctx)}
+
+
+def _compared(fr: QuestionFrame, r: frame.Relation) -> bool:
+    """Whether an end of ``r`` is an amount compared or counted ("more grapes", "over 450 km", "three races")."""
+    if fr.parse is None:
+        return False
+    w = fr.parse.words
+    return any(ph.text in (r.source, r.target) and any(w[i].tag in ("JJR", "RBR") or w[i].pos == "NUM"
+                                                       for i in ph.tokens) for ph in fr.parse.phrases)
 
 
 def _ends(r: frame.Relation, ctx: RunContext) -> set[str]:

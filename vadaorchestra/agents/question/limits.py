@@ -236,6 +236,11 @@ class LimitComposer:
                 # counted where a tool lists them (the vault's accessions)
                 found = best(self._paths(ctx, tuple(sorted(terms(unit))), g, {tool}, limit, count=True,
                                          sibling=sibling, same=same))
+            counted = naming.most_of(ctx.tools[limit[0] or tool].get("description", ""))
+            if found is None and lim_type == "int" and not unit and len(counted) == 1:
+                # a limit in whole things its tool's description says ("its capacity (the most animals it may
+                # hold)"): those things counted where a tool lists them (the animals living in the enclosure)
+                found = best(self._paths(ctx, counted, g, {tool}, limit, count=True, sibling=sibling, same=same))
             if found is None:
                 continue
             path, measure = found
@@ -291,8 +296,10 @@ class LimitComposer:
                 # the words name the tool ("its overtime cap": get_station_overtime), whose amount it declares
                 named = [c for c in naming.role_columns(spec, "amount") if c in nums]
             if unit is not None:
+                # (declared in the unit, or named for it: a column "tonnes" is in t)
                 named = [c for c in naming.role_columns(spec, "amount") if c in nums
-                         and (spec.get("units") or {}).get(c) == unit]
+                         and ((spec.get("units") or {}).get(c) == unit or
+                              (c not in (spec.get("units") or {}) and naming.same_unit(c.split("_")[-1], unit)))]
             if named and not count:
                 out.append(([hop], named[0]))
             elif count and any(word_match(w, t) for w in words for t in terms(spec["output_predicate"])):

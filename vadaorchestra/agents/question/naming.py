@@ -115,6 +115,23 @@ def _description_lemmas(description: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1024)
+def most_of(description: str) -> tuple[str, ...]:
+    """The things a description says a most is of ("the most animals it may hold", "the maximum number of
+    employees"): the nouns "most" or "maximum" modifies, or the noun after "maximum number of"."""
+    out = []
+    for t in P.nlp()(description):
+        if t.lemma_.lower() not in ("most", "maximum") or t.dep_ != "amod" or t.head.pos_ != "NOUN":
+            continue
+        noun = t.head
+        if noun.lemma_.lower() == "number":  # "the maximum number of employees"
+            noun = next((g for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
+                         if g.dep_ == "pobj" and g.pos_ == "NOUN"), None)
+        if noun is not None:
+            out.append(stem(noun.lemma_.lower()))
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=1024)
 def _listed(description: str) -> frozenset[str]:
     doc = P.nlp()(description)
     chunks = list(doc.noun_chunks)
