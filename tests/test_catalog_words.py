@@ -78,6 +78,18 @@ SEAT = '''@tool("get_constituency_info", "A constituency's campaign: its candida
 @role("constituency_info", "constituency", "entity"). @label("constituency_info", "agent", "election agent").
 constituency_info($constituency, C, A) :- people($constituency, C, A).
 '''
+GROUP = '''@tool("get_club_group", "A racing club and every club under it, directly or through other clubs, each as a member club, with its town.").
+@param("club", "string", "Name of the club").
+@bind("clubs", "csv", "data", "clubs.csv").
+@mapping("clubs", 0, "club", "string"). @mapping("clubs", 1, "parent_club", "string"). @mapping("clubs", 2, "town", "string").
+@output("club_group").
+@mapping("club_group", 0, "club", "string"). @mapping("club_group", 1, "member_club", "string").
+@mapping("club_group", 2, "town", "string").
+@role("club_group", "member_club", "entity").
+member($club).
+member(C) :- member(P), clubs(C, P, T).
+club_group($club, M, T) :- member(M), clubs(M, P, T).
+'''
 SPENDING = '''@tool("get_campaign_spending", "For every constituency campaign: the total it has spent in pounds and its legal spending limit in pounds.").
 @bind("seats", "csv", "data", "seats.csv").
 @mapping("seats", 0, "constituency", "string"). @mapping("seats", 1, "spending_limit_gbp", "float").
@@ -122,7 +134,7 @@ def catalog(tmp_path_factory):
         tmp_path_factory.mktemp("words"),
         {"get_race_results": RACE, "get_pigeon_results": PIGEON, "get_loft_info": LOFT,
          "get_campaign_spending": SPENDING, "get_campaign_expenses": EXPENSES, "get_pigeon_info": BIRD,
-         "get_constituency_info": SEAT, "get_loft_birds": HOUSED},
+         "get_constituency_info": SEAT, "get_loft_birds": HOUSED, "get_club_group": GROUP},
         {"entries.csv": "race,pigeon,loft,position,prize_gbp\nBourges National,Silver Ranger,Hill Loft,3,50.0\n"
                         "Bourges National,Blue Streak,Vale Loft,1,400.0\nBourges National,Storm Flyer,Moor Loft,2,150.0\n"
                         "Saintes Marathon,Silver Ranger,Hill Loft,2,120.0\n",
@@ -132,6 +144,8 @@ def catalog(tmp_path_factory):
          "expenses.csv": EXPENSE_ROWS,
          "birds.csv": "pigeon,loft,sex\nSilver Ranger,Hill Loft,cock\nBlue Streak,Vale Loft,hen\nStorm Flyer,Moor Loft,hen\n"
                       "Red Baron,Hill Loft,cock\n",
+         "clubs.csv": "club,parent_club,town\nFenland Federation,,Ely\nWisbech Club,Fenland Federation,Wisbech\n"
+                      "March Club,Fenland Federation,March\nChatteris Club,March Club,Chatteris\n",
          "people.csv": "constituency,candidate,agent\nKestrel Vale,Naomi Pettifer,Owen Strachan\n"
                        "Ashby Downs,Samuel Okafor,Bridget Lowe\n"})
 
@@ -197,3 +211,10 @@ def test_a_limit_in_things_its_description_says_counts_them(catalog):
     assert result.answer.startswith("No"), result.answer
     result = ask("Is Vale Loft within its capacity?", catalog)
     assert result.verified and result.answer.startswith("Yes"), result.answer
+
+
+def test_a_chain_of_things_leaves_out_the_thing_asked_about(catalog):
+    # the tool lists the federation itself as a member of its own group; it is none of the clubs under it
+    result = ask("Which member clubs does Fenland Federation have, directly or through other clubs?", catalog)
+    assert result.verified, result.answer
+    assert sorted(result.ctx.answer_values) == ["Chatteris Club", "March Club", "Wisbech Club"], result.answer

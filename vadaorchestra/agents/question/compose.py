@@ -1011,6 +1011,20 @@ class Composer:
                                        f"tells the first level of the chain")
                 consts[(anchor.name, own)] = format_const(next(iter(q.params.values())))
 
+        # a chain's things leave out the thing the question asks about ("the subsidiaries X owns, directly or
+        # through others", "every channel downstream of X": X is none of them), unless it is counted in ("X and all
+        # its units")
+        if fr.kind == "list" and not fr.own and q.params and naming.follows_chain(ctx.tools[q.tool]):
+            # (on the column of the things the tool lists, when the words asked name that one: not the column of
+            # the blend each component goes into, which holds X for the first level)
+            strings = [c for c in anchor.typed("string") if c not in anchor.param_columns]
+            thing = naming.thing(ctx.tools[q.tool])
+            asked = (naming.named(fr.asks_for, strings) if fr.asks_for else []) or [thing]
+            entity = str(next(iter(q.params.values())))
+            if thing in strings and asked[:1] == [thing] and (anchor.name, thing) not in consts and \
+                    any(str(f.get(thing)) == entity for f in anchor.facts):
+                conditions.append(f"{names[(anchor.name, thing)]} != {format_const(entity)}")
+
         def atom(v: PredicateView) -> str:
             return f"{v.name}({', '.join(consts.get((v.name, c), names[(v.name, c)]) for c in v.columns)})"
 
