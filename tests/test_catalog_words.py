@@ -90,6 +90,19 @@ member($club).
 member(C) :- member(P), clubs(C, P, T).
 club_group($club, M, T) :- member(M), clubs(M, P, T).
 '''
+FINDS = '''@tool("get_site_finds", "Finds recorded at a dig site: find id, material (pottery, bone or flint), weight in grams and density in g/cm3.").
+@param("site", "string", "Name of the site").
+@bind("finds", "csv", "data", "finds.csv").
+@mapping("finds", 0, "find_id", "string"). @mapping("finds", 1, "site", "string"). @mapping("finds", 2, "material", "string").
+@mapping("finds", 3, "weight_g", "float"). @mapping("finds", 4, "density", "float").
+@output("site_find").
+@mapping("site_find", 0, "site", "string"). @mapping("site_find", 1, "find_id", "string").
+@mapping("site_find", 2, "material", "string"). @mapping("site_find", 3, "weight_g", "float").
+@mapping("site_find", 4, "density", "float").
+@role("site_find", "find_id", "entity"). @role("site_find", "material", "category").
+@unit("site_find", "weight_g", "g"). @unit("site_find", "density", "g/cm3").
+site_find($site, I, M, W, D) :- finds(I, $site, M, W, D).
+'''
 SPENDING = '''@tool("get_campaign_spending", "For every constituency campaign: the total it has spent in pounds and its legal spending limit in pounds.").
 @bind("seats", "csv", "data", "seats.csv").
 @mapping("seats", 0, "constituency", "string"). @mapping("seats", 1, "spending_limit_gbp", "float").
@@ -134,7 +147,8 @@ def catalog(tmp_path_factory):
         tmp_path_factory.mktemp("words"),
         {"get_race_results": RACE, "get_pigeon_results": PIGEON, "get_loft_info": LOFT,
          "get_campaign_spending": SPENDING, "get_campaign_expenses": EXPENSES, "get_pigeon_info": BIRD,
-         "get_constituency_info": SEAT, "get_loft_birds": HOUSED, "get_club_group": GROUP},
+         "get_constituency_info": SEAT, "get_loft_birds": HOUSED, "get_club_group": GROUP,
+         "get_site_finds": FINDS},
         {"entries.csv": "race,pigeon,loft,position,prize_gbp\nBourges National,Silver Ranger,Hill Loft,3,50.0\n"
                         "Bourges National,Blue Streak,Vale Loft,1,400.0\nBourges National,Storm Flyer,Moor Loft,2,150.0\n"
                         "Saintes Marathon,Silver Ranger,Hill Loft,2,120.0\n",
@@ -146,6 +160,9 @@ def catalog(tmp_path_factory):
                       "Red Baron,Hill Loft,cock\n",
          "clubs.csv": "club,parent_club,town\nFenland Federation,,Ely\nWisbech Club,Fenland Federation,Wisbech\n"
                       "March Club,Fenland Federation,March\nChatteris Club,March Club,Chatteris\n",
+         "finds.csv": "find_id,site,material,weight_g,density\nF1,Mill Meadow,pottery,120.0,2.4\n"
+                      "F2,Mill Meadow,pottery,35.5,1.9\nF3,Mill Meadow,bone,20.0,1.8\nF4,Mill Meadow,flint,60.0,2.6\n"
+                      "F5,Long Barrow,pottery,80.0,2.2\n",
          "people.csv": "constituency,candidate,agent\nKestrel Vale,Naomi Pettifer,Owen Strachan\n"
                        "Ashby Downs,Samuel Okafor,Bridget Lowe\n"})
 
@@ -218,3 +235,15 @@ def test_a_chain_of_things_leaves_out_the_thing_asked_about(catalog):
     result = ask("Which member clubs does Fenland Federation have, directly or through other clubs?", catalog)
     assert result.verified, result.answer
     assert sorted(result.ctx.answer_values) == ["Chatteris Club", "March Club", "Wisbech Club"], result.answer
+
+
+def test_pieces_of_a_kind_count_the_things_of_that_kind(catalog):
+    result = ask("How many pieces of pottery were found at Mill Meadow?", catalog)
+    assert result.verified and result.ctx.answer_values == [2], result.answer
+
+
+def test_a_unit_written_with_a_slash_is_the_conditions(catalog):
+    result = ask("Which finds at Mill Meadow have a density above 2 g/cm3?", catalog)
+    assert result.verified, result.answer
+    assert sorted(result.ctx.answer_values) == ["F1", "F4"], result.answer
+

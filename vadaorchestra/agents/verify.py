@@ -514,6 +514,8 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                             f"filter): naming it in the answer does not restrict what was computed")
     aggs = aggregates(ctx)
     noun_text = fr.how_many or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
+    if noun_text and fr.asks_for and stem(noun_text.split()[-1].lower()) in frame.PARTITIVES:
+        noun_text = " ".join(fr.asks_for)  # "how many pieces of pottery": the pottery counted
     def named_by_noun(types: tuple[str, ...]) -> list[str]:
         # by its name, or by the unit the catalog declares for it ("how many cows": herd_size, in cows)
         def unit(v, c: str) -> str:

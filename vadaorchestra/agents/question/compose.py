@@ -1405,8 +1405,10 @@ class Composer:
         said = wording.say(ctx, values, column=self.answer_column, tools=self._tools(self.query),
                            count=fr.count and self.answer_column.endswith("_count"), fallback=self.what)
         asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None
-        if fr.how == "yes-no" and (fr.kind == "list" or fr.kind == "lookup" and asked is not None and asked.entity is None
-                                   and asked.det in ("a", "an", "any")):
+        # (a thing asked for whose head names no entity: "a Premier Division match" is a match, the division a
+        # modifier of it)
+        if fr.how == "yes-no" and (fr.kind == "list" or fr.kind == "lookup" and asked is not None
+                                   and fr.parse.words[asked.head].entity is None and asked.det in ("a", "an", "any")):
             # (so too a thing asked for with "a": "Has X officiated a Premier Division match this season?")
             # "Is any vessel based at X a freighter?": yes when the things the question restricts to exist
             ctx.answer_yes = bool(values)

@@ -50,6 +50,8 @@ COUNT_NOUNS = frozenset("number count".split())
 OCCASIONS = frozenset(("time", "occasion"))
 # nouns of kinds of a thing ("the kinds of material": the materials)
 KIND_NOUNS = frozenset("kind type sort variety".split())
+# nouns of a portion of a mass ("pieces of pottery", "items of clothing"): the mass's things are meant
+PARTITIVES = frozenset("piece item".split())
 # the superlatives of a quantity ("the most appointments", "the fewest visits"), not of a measure ("the heaviest")
 QUANTITY_SUPERLATIVES = frozenset(("most", "least", "fewest"))
 LIMIT_VERBS = frozenset("exceed breach surpass overshoot pass overrun violate outgrow top".split())
@@ -660,6 +662,10 @@ class _Framer:
             inner = self._of_object(asked)
             if inner is not None and inner.entity is None:  # (not "the bench count of North Lab")
                 words = list(inner.words)
+        elif asked.lemma in PARTITIVES:  # "How many pieces of pottery were found at X?": the pottery finds
+            inner = self._of_object(asked)
+            if inner is not None and inner.entity is None:
+                words = list(inner.words)
         elif asked.lemma in KIND_NOUNS and asked.plural:
             # "What kinds of material were picked up at X?": the materials, kinds of them ("types of vehicle": the
             # vehicle type, a column named by both); not "What type of asset is X?", X's own type
@@ -1143,7 +1149,8 @@ class _Framer:
                 vocabulary |= terms(c["name"])
             for par in spec.get("parameters", []):
                 vocabulary |= terms(par["name"]) | terms(par.get("description", ""))
-        grammar = (STOPWORDS | OPERATION_WORDS | SHARE_NOUNS | TOTAL_WORDS | COUNT_NOUNS | KIND_NOUNS | LIMIT_VERBS |
+        grammar = (STOPWORDS | OPERATION_WORDS | SHARE_NOUNS | TOTAL_WORDS | COUNT_NOUNS | KIND_NOUNS | PARTITIVES |
+                   LIMIT_VERBS |
                    WITHIN_VERBS | CHAIN_ADVERBS | CHAIN_ADJECTIVES | DIRECT_WORDS | ANY_LEVEL | LIMIT_NOUNS |
                    P.IMPERATIVES | P.QUESTION_WORDS | P.UP_COMPARE | P.DOWN_COMPARE | P.DOWNWARD |
                    set(P.NUMBER_WORDS) | {"single", "many", "much", "different", "distinct", "unique", "separate",
@@ -1157,6 +1164,8 @@ class _Framer:
                                           # (a part inside another, however deep: "every ground nested inside it")
                                           "nest", "nested"})
         conditions = {t for num in self.p.numbers for t in range(min(num.tokens) - 3, max(num.tokens) + 3)}
+        # (and a unit written with a slash after it: "8 g/t", "90 km/h")
+        conditions |= {t.i + 1 for t in self.w if t.text == "/" and t.i - 1 in conditions and t.i + 1 < len(self.w)}
         placed_verbs = {r.tokens[0] for r in self.p.relations if r.tokens and any(
             word_match(stem(x), v) for x in r.words for v in vocabulary)}
         out = []

@@ -799,7 +799,12 @@ class _Reader:
         to ("a rating above 4.0", "capacity of 800 tonnes or more"), or the verb's subject or object."""
         w = self.w
         t = w[i]
-        if t.dep == "nummod" and w[t.head].pos == "NOUN" and w[t.head].lemma not in SCALES:
+        # (a unit written with a slash, "2 g/cm3", "90 km/h", is a unit of a ratio, not what is measured: the noun
+        # the comparison attaches to is, "a density above 2 g/cm3")
+        ratio = t.dep == "nummod" and t.head + 1 < len(w) and w[t.head + 1].text == "/"
+        if ratio:
+            i = t.head
+        elif t.dep == "nummod" and w[t.head].pos == "NOUN" and w[t.head].lemma not in SCALES:
             owner = w[t.head]
             # "800 tonnes" of "a capacity of 800 tonnes": the unit's noun measures the capacity
             up = w[owner.head]

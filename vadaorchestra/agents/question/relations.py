@@ -233,7 +233,8 @@ def said_of_other_things(r: Relation, ends: set[str], tools: Mapping[str, Mappin
     not use the verb with an object, or uses it of one of the ends."""
     # (a verb and its object, not a preposition's: "spent with a supplier" says nothing the catalog's "the total it
     # has spent" does not)
-    for w in content(r) if r.via == "verb" and len(r.words) == 1 else ():
+    # (both ends said: "pieces were found" says nothing of what found them)
+    for w in content(r) if r.via == "verb" and len(r.words) == 1 and r.source and r.target else ():
         uses = [u for spec in tools.values() for u in _verb_uses(spec.get("description", ""), w)]
         if uses and not any(word_match(x, e) for u in uses for x in u for e in ends):
             return w, set().union(*uses)
