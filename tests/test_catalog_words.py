@@ -247,3 +247,10 @@ def test_a_unit_written_with_a_slash_is_the_conditions(catalog):
     assert result.verified, result.answer
     assert sorted(result.ctx.answer_values) == ["F1", "F4"], result.answer
 
+
+
+def test_those_things_of_a_count_are_the_things_counted(catalog):
+    result = ask("How many expenses did the Kestrel Vale campaign incur, and what did those expenses cost in total?",
+                 catalog)
+    assert result.verified, result.answer
+    assert result.ctx.answer_parts == [[3], [1000.0]], result.answer

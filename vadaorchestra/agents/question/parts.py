@@ -166,18 +166,26 @@ def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
     plain list."""
     rest = frame.build(text)
     doc = P.nlp()(text)
+    # (or the rows a first part counts, all of the entity's: "How many times has X been serviced, and what did those
+    # services cost in total?"; not rows it restricts, which "those" would have to keep to)
+    counted = first.count and not (first.conditions or first.periods or first.kinds or first.n is not None)
     if not rest.total or rest.share or rest.count or rest.conditions or rest.periods or \
             not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
-            not (first.who or first.listing) or first.extreme or first.ranking is not None or first.n is not None or \
-            first.count or first.total or first.limit or first.parse is None:
+            not (first.who or first.listing or counted) or first.extreme or first.ranking is not None or \
+            first.n is not None or (first.count and not counted) or first.total or first.limit or first.parse is None:
         return None
-    # the measure: the nouns of the follow-up, not its pronouns nor the words of a total
+    # the measure: the nouns of the follow-up, not its pronouns, the things pointed back at ("those services") nor
+    # the words of a total; else its verb ("what did those services cost": the cost)
     measure = tuple(frame.stem(t.lemma_.lower()) for t in doc if t.pos_ == "NOUN"
-                    and frame.stem(t.lemma_.lower()) not in frame.TOTAL_WORDS | frame.OPERATION_WORDS)
+                    and frame.stem(t.lemma_.lower()) not in frame.TOTAL_WORDS | frame.OPERATION_WORDS
+                    and not any(c.dep_ == "det" and c.lower_ in ("those", "these") for c in t.children))
+    if not measure:
+        measure = tuple(frame.stem(t.lemma_.lower()) for t in doc if t.dep_ == "ROOT" and t.pos_ == "VERB"
+                        and t.lemma_.lower() not in frame.LIGHT_VERBS | frame.STOPWORDS)
     if not measure or any(t.ent_type_ for t in doc if t.pos_ == "PROPN"):
         return None
-    return replace(first, total=True, listing=False, who=False, asks_for=measure, asked_head=measure[-1],
-                   how_many=None, compound=False, parts=(), question=first.question)
+    return replace(first, total=True, count=False, listing=False, who=False, asks_for=measure,
+                   asked_head=measure[-1], how_many=None, compound=False, parts=(), question=first.question)
 
 
 @dataclass
