@@ -96,9 +96,12 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     is the tool's own signature, which the direction and kind checks look at."""
     # a verb the catalog says only of other things ("the prize money it won") is followed by no tool, whichever
     # tool was called for the entity it relates ("the pigeon that won the Bourges National": the race's entries)
-    # (not an amount compared: "Has X delivered more grapes than its quota allows?")
+    # (not an amount compared: "Has X delivered more grapes than its quota allows?"; only where no tool called for
+    # the relation's named entity says the verb: "the procedures X billed" follows a tool of the claims X "billed",
+    # whatever the objects its parse gives the verb, which the question may call otherwise)
     other = [(r, *found) for r in fr.relations if not r.negated and not _compared(fr, r)
-             if (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
+             for specs in [_called_for(r, ctx)] if specs
+             if not _says(specs, r) and (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
     if other:
         return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
                 f"{', '.join(sorted(nouns))}: no step of the computation follows it" for r, w, nouns in other]
@@ -498,6 +501,19 @@ def _gives_a_value(answer: str, words: tuple[str, ...], views: list) -> bool:
 
 def _aggregate_functions(ctx: RunContext) -> set[str]:
     return {a[0] for a in aggregates(ctx)}
+
+
+def _called_for(r: frame.Relation, ctx: RunContext) -> list[dict[str, Any]]:
+    """The tools called for the entity ``r`` names (with it as a parameter)."""
+    named = {e.lower() for e in (r.source_entity, r.target_entity) if e}
+    return [ctx.tools.get(c.tool) or {} for c in ctx.executed.values()
+            if any(str(v).lower() in named for v in c.params.values())]
+
+
+def _says(specs: list[dict[str, Any]], r: frame.Relation) -> bool:
+    """Whether one of the tools says a word of ``r`` in its name or description."""
+    return any(word_match(w, x) for spec in specs for w in relations.content(r)
+               for x in relations.named_by(spec) | terms(spec.get("description", "")))
 
 
 def _compared(fr: QuestionFrame, r: frame.Relation) -> bool:

@@ -82,12 +82,14 @@ def stem(word: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def terms(text: str) -> set[str]:
+def terms(text: str, verbs: bool = True) -> set[str]:
     """Content words of a text or a column name, as lemmas: each word's lemma as a noun, and in a sentence (a tool's
-    description) its lemma in context too ("parts fitted to an aircraft": fit)."""
+    description) its lemma in context too ("parts fitted to an aircraft": fit). With ``verbs``, the verb of an
+    irregular form besides ("spent_gbp": spend), which neither the stem nor a prefix match finds (without: one lemma
+    a word, for counting a name's words)."""
     words = {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
-    # and the verb of an irregular form ("spent_gbp": spend), which neither the stem nor a prefix match finds
-    words |= {v for w in words if (v := P.irregular_verb(w))}
+    if verbs:
+        words |= {v for w in words if (v := P.irregular_verb(w))}
     if " " in text.strip():
         words |= {stem(w) for w in P.lemmas(text) if w not in STOPWORDS and w.isalnum()}
     return words
@@ -1304,6 +1306,8 @@ class _Framer:
                 if ents:
                     out.append((lemma, ents))
                 continue
+            if self.w[i].pos == "ADV" and self.w[i].dep == "advmod" and self.w[self.w[i].head].pos == "VERB":
+                continue  # how a thing was done ("won a race outright"): a condition no entity places
             near = {i}
             for _ in range(3):
                 near |= {self.w[x].head for x in near} | {x.i for x in self.w if x.head in near}

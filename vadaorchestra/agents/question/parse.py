@@ -129,7 +129,7 @@ def irregular_verb(word: str) -> str | None:
     word that is no such form, or whose verb a prefix match already finds ("owed", "spending")."""
     from spacy.tokens import Doc
 
-    if not word.isalpha() or word.endswith("s") or len(word) < 3:
+    if not word.isalpha() or word.endswith(("s", "ing")) or len(word) < 3:
         return None
     pipeline = nlp()
     doc = Doc(pipeline.vocab, words=[word], pos=["VERB"])
@@ -854,9 +854,16 @@ class _Reader:
                 cuts.append(t.i)
         # "and" opening a question of its own ("What is X's cap and how many people work at X?"), which the parser
         # may attach as a relative clause of the first part's noun
+        # (or ", and" before an auxiliary that opens a yes/no question: "Which member farms X, and is that member
+        # over its quota?", the parser making the first clause the subject of "is")
+        # (the parser may read the first clause's verb as a noun, "member farms": its question word is enough)
         for t in w:
-            if t.dep == "cc" and t.i + 1 < len(w) and w[t.i + 1].tag in ("WRB", "WDT", "WP", "WP$") and \
-                    any(x.pos in ("VERB", "AUX") for x in w[:t.i]) and any(x.pos in ("VERB", "AUX") for x in w[t.i + 1:]):
+            if t.dep != "cc" or t.i + 1 >= len(w):
+                continue
+            wh = w[t.i + 1].tag in ("WRB", "WDT", "WP", "WP$") and any(x.pos in ("VERB", "AUX") for x in w[:t.i])
+            aux = w[t.i + 1].pos == "AUX" and t.i > 0 and w[t.i - 1].text == "," and any(
+                x.pos in ("VERB", "AUX") or x.tag in ("WRB", "WDT", "WP", "WP$") for x in w[:t.i])
+            if (wh or aux) and any(x.pos in ("VERB", "AUX") for x in w[t.i + 1:]):
                 cuts.append(t.i)
         if not cuts:
             return ((0, len(w)),)
