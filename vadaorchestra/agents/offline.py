@@ -115,8 +115,6 @@ class OfflinePolicy:
         docs = {name: terms(" ".join([name, t["description"], t["output_predicate"]]
                                      + [c["name"] for c in t["schema"]])) for name, t in ctx.tools.items()}
         names = {name: terms(name) | terms(t["output_predicate"]) for name, t in ctx.tools.items()}
-        own = {name: terms(name, verbs=False) | terms(t["output_predicate"], verbs=False)
-               for name, t in ctx.tools.items()}
         n = len(docs)
 
         def idf(w: str) -> float:
@@ -128,8 +126,7 @@ class OfflinePolicy:
             scaled by how much of the name the question covers."""
             raw = sum(idf(w) * (2 if any(_match(w, x) for x in names[name]) else 1)
                       for w in q if any(_match(w, x) for x in docs[name]))
-            # (of the name's words, each once: "fed_channel" has two, whatever verb "fed" is a form of)
-            covered = min(1.0, sum(1 for x in names[name] if any(_match(w, x) for w in q)) / max(1, len(own[name])))
+            covered = sum(1 for x in names[name] if any(_match(w, x) for w in q)) / max(1, len(names[name]))
             return raw * (0.5 + 0.5 * covered)
 
         scores = {name: score(name) for name in docs}

@@ -316,12 +316,12 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
 
 
 def _bound_misread(fr: QuestionFrame, ctx: RunContext, column: str) -> list[str]:
-    """When ``column`` is a limit, base or level whose head no word of the question says: the amounts of the tools
-    called (not limits) whose heads the question's words name instead."""
+    """When ``column`` is a limit, base or level whose head no word of the question says: the amounts of the
+    catalog (not limits) whose heads the question's words name instead."""
     bounds = bound_columns(ctx.tools.values())
     if column not in bounds or head_named(tuple(fr.words), [column], ctx):
         return []
-    amounts = [c["name"] for t in _called(ctx) for c in (ctx.tools.get(t) or {}).get("schema", [])
+    amounts = [c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
                if c["type"] in ("int", "float") and c["name"] not in bounds]
     return head_named(tuple(fr.words), list(dict.fromkeys(amounts)), ctx)
 

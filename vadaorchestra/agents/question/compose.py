@@ -623,13 +623,18 @@ class Composer:
             # named by its head ("the loans" is no loan_days), or a cap by what it caps ("the seats": seat_capacity;
             # not "the loans" when these are the anchor's rows: annual_loan_quota)
             named = naming.named(noun, naming.numeric(ospec)) if noun else []
-            named = naming.head_named(noun, named, ctx) or [c for c in named if terms(c) & CAP_WORDS and not rows_named]
+            # (or named by its head alone, however the rest of its name reads: "spending" names spent_gbp, an
+            # irregular form, before a cap of spending anywhere)
+            heads = [c for c in naming.head_named(noun, naming.numeric(ospec), ctx) if c not in naming.bound_columns(
+                [ospec])] if noun else []
+            named = naming.head_named(noun, named, ctx) or heads or \
+                [c for c in named if terms(c) & CAP_WORDS and not rows_named]
             if named:
                 oparams = params if other == tool else {
                     p["name"]: params.get(p["name"]) or next(
                         e.value for e in sorted(fr.entities, key=lambda e: e.value not in bound)
                         if f"{other}.{p['name']}" in e.parameters) for p in ospec["parameters"]}
-                score = column_score(noun, named[0])
+                score = len(noun) + 1 if named == heads else column_score(noun, named[0])
                 if ref is None or score > ref[3]:
                     ref = (other, oparams, named[0], score)
         restricted = bool({e.value for e in fr.entities} - bound - set(ref[1].values() if ref else ())) \

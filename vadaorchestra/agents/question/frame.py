@@ -82,14 +82,10 @@ def stem(word: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def terms(text: str, verbs: bool = True) -> set[str]:
+def terms(text: str) -> set[str]:
     """Content words of a text or a column name, as lemmas: each word's lemma as a noun, and in a sentence (a tool's
-    description) its lemma in context too ("parts fitted to an aircraft": fit). With ``verbs``, the verb of an
-    irregular form besides ("spent_gbp": spend), which neither the stem nor a prefix match finds (without: one lemma
-    a word, for counting a name's words)."""
+    description) its lemma in context too ("parts fitted to an aircraft": fit)."""
     words = {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if w not in STOPWORDS}
-    if verbs:
-        words |= {v for w in words if (v := P.irregular_verb(w))}
     if " " in text.strip():
         words |= {stem(w) for w in P.lemmas(text) if w not in STOPWORDS and w.isalnum()}
     return words
