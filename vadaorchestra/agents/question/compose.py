@@ -625,16 +625,17 @@ class Composer:
             named = naming.named(noun, naming.numeric(ospec)) if noun else []
             # (or named by its head alone, however the rest of its name reads: "spending" names spent_gbp, an
             # irregular form, before a cap of spending anywhere)
-            heads = [c for c in naming.head_named(noun, naming.numeric(ospec), ctx) if c not in naming.bound_columns(
-                [ospec])] if noun else []
-            named = naming.head_named(noun, named, ctx) or heads or \
-                [c for c in named if terms(c) & CAP_WORDS and not rows_named]
+            # (by the noun's own head: "its credit cap" names no credits)
+            heads = [c for c in naming.head_named(noun[-1:], naming.numeric(ospec), ctx)
+                     if c not in naming.bound_columns([ospec])] if noun else []
+            by_head = naming.head_named(noun, named, ctx)
+            named = by_head or heads or [c for c in named if terms(c) & CAP_WORDS and not rows_named]
             if named:
                 oparams = params if other == tool else {
                     p["name"]: params.get(p["name"]) or next(
                         e.value for e in sorted(fr.entities, key=lambda e: e.value not in bound)
                         if f"{other}.{p['name']}" in e.parameters) for p in ospec["parameters"]}
-                score = len(noun) + 1 if named == heads else column_score(noun, named[0])
+                score = len(noun) + 1 if not by_head and named == heads else column_score(noun, named[0])
                 if ref is None or score > ref[3]:
                     ref = (other, oparams, named[0], score)
         restricted = bool({e.value for e in fr.entities} - bound - set(ref[1].values() if ref else ())) \
