@@ -297,6 +297,14 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         out = [f"the question's words name {named[0]}, and the computation {'sums' if fr.total else 'divides by'} "
                f"{column}, a limit they do not name" for column in dict.fromkeys(read)
                if (named := _bound_misread(fr, ctx, column))]
+        # (a sum of a limit no word of the question names at all, by its name or its label: "How much has X spent
+        # on airtime?" is no sum of its campaign budget)
+        bounds = bound_columns(ctx.tools.values())
+        labels = {c: lab for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()}
+        out += [f"the question asks a total, and the computation sums {column}, a limit no word of the question "
+                f"names" for func, _pred, column, _others, _words in aggregates(ctx)
+                if fr.total and func in ("sum", "msum") and column in bounds and not any(
+                    word_match(w, t) for w in fr.words for t in terms(column) | terms(labels.get(column, "")))]
         if out:
             return out
     if not (fr.extreme and fr.measure_words and fr.superlative in frame.QUANTITY_SUPERLATIVES):

@@ -26,6 +26,7 @@ from vadaorchestra.agents.question.naming import (
     same_unit,
     says_together,
     seq,
+    thing,
     unit_of,
 )
 from vadaorchestra.agents.wording import LISTED
@@ -788,6 +789,18 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
         if labelled and not any(c in labelled for v in views for c in v.columns):
             return [f"the question asks for {' '.join(fr.asks_for)}, which the catalog labels {labelled[0]}, and the "
                     f"answer gives values of no such column"]
+    if not asked and values and fr.asks_for and not frame.asked_columns(fr.asks_for, catalog):
+        # no column of the catalog is named so, and a tool's description names the things it lists so ("the
+        # programmes (shows) on a station's schedule"): the answer gives those things, not a value of another
+        # column ("What shows are on X's schedule?" answered with X's city)
+        head = fr.asks_for[-1]
+        listing = {name: spec for name, spec in ctx.tools.items()
+                   if any(frame.word_match(head, t) for t in frame.terms(spec.get("description", "")))}
+        things = {(spec.get("output_predicate"), thing(spec)) for spec in listing.values()}
+        if listing and not any(_same(f.get(c), value) for value in values for v in views for pred, c in things
+                               if v.tool in listing or v.name == pred for f in v.facts):
+            return [f"the question asks for {' '.join(fr.asks_for)}, which {', '.join(sorted(listing))} lists, and "
+                    f"the answer gives {values[0]!r}, none of the things it lists"]
     if not asked or not values:
         return []
     # a column of the catalog named by the asked phrase's head, which the answer's columns are not ("the monthly

@@ -674,14 +674,17 @@ class _Framer:
         # of the catalog is named by the noun itself ("Which engineers worked on X": engineers, not work orders)
         columns = [c["name"] for spec in self.tools.values() for c in spec.get("schema", [])
                    if c["name"] not in (spec.get("parameter_columns") or {})]
+        # (an imperative's verb that is the asked phrase's noun here is no stop word: "What shows are on X?")
+        noun = asked.lemma if self.w[asked.head].pos == "NOUN" and asked.lemma in P.IMPERATIVES else None
+        words = [x for x in words if x not in STOPWORDS or x == noun]
         if (columns and asked_columns(tuple(stem(x) for x in words), columns)) or asked.kind is not None or \
                 any(self.w[t].kind for t in asked.tokens):
-            return tuple(stem(x) for x in words if x not in STOPWORDS and not x.isdigit())
+            return tuple(stem(x) for x in words if not x.isdigit())
         done = [stem(r.words[0]) for r in self.p.relations if r.source is not None and self.p.phrases[r.source] is
                 asked and self.w[r.tokens[0]].pos == "VERB" and r.words[0] not in (
                     "have", "be", "get", "do", "count", "include", *LIMIT_VERBS, *WITHIN_VERBS)
                 and [x.i for x in self.w if x.head == r.tokens[0] and x.dep == "nsubj"] == [asked.head]]
-        return tuple(stem(x) for x in words if x not in STOPWORDS and not x.isdigit()) + tuple(done[:1])
+        return tuple(stem(x) for x in words if not x.isdigit()) + tuple(done[:1])
 
     def _wh_after_clause(self) -> bool:
         """"Among the hubs reachable from X, which one has ...": a question word after a comma."""
