@@ -793,12 +793,19 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
         # no column of the catalog is named so, and a tool's description names the things it lists so ("the
         # programmes (shows) on a station's schedule"): the answer gives those things, not a value of another
         # column ("What shows are on X's schedule?" answered with X's city)
+        # (things, not amounts: "the biggest party X will accept" is a number its label names; and not things of
+        # another tool, "Which scout groups sit under X?" answered with the units under X)
         head = fr.asks_for[-1]
         listing = {name: spec for name, spec in ctx.tools.items()
                    if any(frame.word_match(head, t) for t in frame.terms(spec.get("description", "")))}
         things = {(spec.get("output_predicate"), thing(spec)) for spec in listing.values()}
-        if listing and not any(_same(f.get(c), value) for value in values for v in views for pred, c in things
-                               if v.tool in listing or v.name == pred for f in v.facts):
+        listed = {(v.name, c) for v in views if v.tool in ctx.tools for c, r in (
+            ctx.tools[v.tool].get("roles") or {}).items() if r == "entity" and c not in v.param_columns}
+        strings = [x for x in values if isinstance(x, str)]
+        if listing and strings and not any(_same(f.get(c), value) for value in strings for v in views
+                                           for pred, c in things | listed
+                                           if v.tool in listing or v.name == pred or (v.name, c) in listed
+                                           for f in v.facts):
             return [f"the question asks for {' '.join(fr.asks_for)}, which {', '.join(sorted(listing))} lists, and "
                     f"the answer gives {values[0]!r}, none of the things it lists"]
     if not asked or not values:
