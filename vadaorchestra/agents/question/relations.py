@@ -184,15 +184,23 @@ def assign(needed: list[Step], called: list[str]) -> list[Step]:
 
 
 @lru_cache(maxsize=512)
+@lru_cache(maxsize=1024)
+def _parsed(description: str):
+    from vadaorchestra.agents.question import parse as P
+
+    return P.nlp()(description)
+
+
+def _verbs_of(description: str, word: str, pos: tuple[str, ...]) -> list:
+    """The tokens of a tool's description that are the verb ``word`` (by lemma), of the parts of speech ``pos``."""
+    return [v for v in _parsed(description) if v.pos_ in pos and word_match(stem(v.lemma_.lower()), word)]
+
+
 def described_roles(description: str, word: str) -> tuple[bool, bool]:
     """Whether a tool's description says the thing it is called for ("it") does ``word`` (its subject: "the parent
     association it reports to") and whether it has it done to it ("they report to it"), by the description's parse."""
-    from vadaorchestra.agents.question import parse as P
-
     source = target = False
-    for v in P.nlp()(description):
-        if v.pos_ not in ("VERB", "AUX") or not word_match(stem(v.lemma_.lower()), word):
-            continue
+    for v in _verbs_of(description, word, ("VERB", "AUX")):
         subjects = {c.lower_ for c in v.children if c.dep_ in ("nsubj", "nsubjpass")}
         objects = {c.lower_ for c in v.children if c.dep_ == "dobj"} | {
             g.lower_ for c in v.children if c.dep_ in ("prep", "dative") for g in c.children if g.dep_ == "pobj"}
@@ -205,12 +213,8 @@ def described_roles(description: str, word: str) -> tuple[bool, bool]:
 def _verb_uses(description: str, word: str) -> tuple[frozenset[str], ...]:
     """What a tool's description says the verb ``word`` is done to, by its parse: for each use, its objects ("the
     prize money it won", "prize money won": money; "the customers it supplies": customer); pronouns say nothing."""
-    from vadaorchestra.agents.question import parse as P
-
     out = []
-    for v in P.nlp()(description):
-        if v.pos_ != "VERB" or not word_match(stem(v.lemma_.lower()), word):
-            continue
+    for v in _verbs_of(description, word, ("VERB",)):
         subject = any(c.dep_ in ("nsubj", "nsubjpass") for c in v.children)
         stranded = any(c.dep_ == "prep" and not any(g.dep_ == "pobj" for g in c.children) for c in v.children)
         # the noun a clause describes is its object when the clause has a subject of its own ("the money it won") or
