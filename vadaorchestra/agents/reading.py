@@ -84,8 +84,7 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     called = _called(ctx)
     if not named or set(named) & set(called):
         return []
-    if any(word_match(verb, x) for t in called if t in ctx.tools
-           for x in relations.named_by(ctx.tools[t]) | terms(ctx.tools[t].get("description", ""))):
+    if _said_by([ctx.tools[t] for t in called if t in ctx.tools], [verb]):
         return []
     return [f"the question says {root.text!r}, which {', '.join(named[:3])} follow, and no tool of the computation "
             f"speaks of it"]
@@ -101,7 +100,7 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # whatever the objects its parse gives the verb, which the question may call otherwise)
     other = [(r, *found) for r in fr.relations if not r.negated and not _compared(fr, r)
              for specs in [_called_for(r, ctx)] if specs
-             if not _says(specs, r) and (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
+             if not _said_by(specs, relations.content(r)) and (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
     if other:
         return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
                 f"{', '.join(sorted(nouns))}: no step of the computation follows it" for r, w, nouns in other]
@@ -112,8 +111,7 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         # "every substation it feeds"); a relation no called tool speaks of, which another tool is named for, is not
         step = need[0]
         words = {w for r in step.relations for w in relations.content(r)}
-        spoken = any(word_match(w, x) for t in called if t in ctx.tools for w in words
-                     for x in relations.named_by(ctx.tools[t]) | terms(ctx.tools[t].get("description", "")))
+        spoken = _said_by([ctx.tools[t] for t in called if t in ctx.tools], words)
         if spoken or set(called) & step.tools:
             return []
         r = step.relations[0]
@@ -518,9 +516,9 @@ def _called_for(r: frame.Relation, ctx: RunContext) -> list[dict[str, Any]]:
             if any(str(v).lower() in named for v in c.params.values())]
 
 
-def _says(specs: list[dict[str, Any]], r: frame.Relation) -> bool:
-    """Whether one of the tools says a word of ``r`` in its name or description."""
-    return any(word_match(w, x) for spec in specs for w in relations.content(r)
+def _said_by(specs: list[dict[str, Any]], words) -> bool:
+    """Whether one of the tools says one of ``words`` in its name, output, columns or description."""
+    return any(word_match(w, x) for spec in specs for w in words
                for x in relations.named_by(spec) | terms(spec.get("description", "")))
 
 

@@ -110,8 +110,14 @@ def said_with(spec: dict[str, Any], word: str) -> str | None:
 
 
 @lru_cache(maxsize=1024)
+def parsed(description: str):
+    """A tool's description parsed by the pipeline, once per process for each text (the readings below share it)."""
+    return P.nlp()(description)
+
+
+@lru_cache(maxsize=1024)
 def _description_lemmas(description: str) -> tuple[str, ...]:
-    return tuple(stem(t.lemma_.lower()) for t in P.nlp()(description) if t.is_alpha)
+    return tuple(stem(t.lemma_.lower()) for t in parsed(description) if t.is_alpha)
 
 
 @lru_cache(maxsize=1024)
@@ -119,7 +125,7 @@ def most_of(description: str) -> tuple[str, ...]:
     """The things a description says a most is of ("the most animals it may hold", "the maximum number of
     employees"): the nouns "most" or "maximum" modifies, or the noun after "maximum number of"."""
     out = []
-    for t in P.nlp()(description):
+    for t in parsed(description):
         if t.lemma_.lower() not in ("most", "maximum") or t.dep_ != "amod" or t.head.pos_ != "NOUN":
             continue
         noun = t.head
@@ -133,7 +139,7 @@ def most_of(description: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1024)
 def _listed(description: str) -> frozenset[str]:
-    doc = P.nlp()(description)
+    doc = parsed(description)
     chunks = list(doc.noun_chunks)
     out = set()
     if chunks and chunks[0].start == 0:  # the description starts with what it lists

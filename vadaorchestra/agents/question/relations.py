@@ -31,7 +31,7 @@ from vadaorchestra.agents.question.frame import (
     terms,
     word_match,
 )
-from vadaorchestra.agents.question.naming import role_columns, says_together
+from vadaorchestra.agents.question.naming import parsed, role_columns, says_together
 
 # relation words that say nothing of which tool: light verbs and the prepositions linking a noun to its complement
 LIGHT = LIGHT_VERBS | {"there", "with"}
@@ -183,19 +183,12 @@ def assign(needed: list[Step], called: list[str]) -> list[Step]:
     return [s for i, s in enumerate(needed) if i not in matched] + [s for s in columns if not s.tools & set(called)]
 
 
-@lru_cache(maxsize=512)
-@lru_cache(maxsize=1024)
-def _parsed(description: str):
-    from vadaorchestra.agents.question import parse as P
-
-    return P.nlp()(description)
-
-
 def _verbs_of(description: str, word: str, pos: tuple[str, ...]) -> list:
     """The tokens of a tool's description that are the verb ``word`` (by lemma), of the parts of speech ``pos``."""
-    return [v for v in _parsed(description) if v.pos_ in pos and word_match(stem(v.lemma_.lower()), word)]
+    return [v for v in parsed(description) if v.pos_ in pos and word_match(stem(v.lemma_.lower()), word)]
 
 
+@lru_cache(maxsize=512)
 def described_roles(description: str, word: str) -> tuple[bool, bool]:
     """Whether a tool's description says the thing it is called for ("it") does ``word`` (its subject: "the parent
     association it reports to") and whether it has it done to it ("they report to it"), by the description's parse."""
