@@ -798,14 +798,17 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
         head = fr.asks_for[-1]
         listing = {name: spec for name, spec in ctx.tools.items()
                    if any(frame.word_match(head, t) for t in frame.terms(spec.get("description", "")))}
-        # each answer view's columns of things: the thing a listing tool lists, and any tool's declared entities
-        kept = {(v.name, c) for v in views if v.tool in ctx.tools for c in
-                ([thing(listing[v.tool])] if v.tool in listing else []) + [
-                    c for c, r in (ctx.tools[v.tool].get("roles") or {}).items()
-                    if r == "entity" and c not in v.param_columns]}
+        # the things the listing tools list (any of them: a view of one listing tool may hold the thing another
+        # lists, "KX19 YPR" the plate of a customer's rentals and the vehicle get_vehicle lists), and any answer
+        # view's declared entities
+        things = {(spec.get("output_predicate"), thing(spec)) for spec in listing.values()}
+        listed = {(v.name, c) for v in views if v.tool in ctx.tools for c, r in (
+            ctx.tools[v.tool].get("roles") or {}).items() if r == "entity" and c not in v.param_columns}
         strings = [x for x in values if isinstance(x, str)]
         if listing and strings and not any(_same(f.get(c), value) for value in strings for v in views
-                                           for name, c in kept if name == v.name for f in v.facts):
+                                           for pred, c in things | listed
+                                           if v.tool in listing or v.name == pred or (v.name, c) in listed
+                                           for f in v.facts):
             return [f"the question asks for {' '.join(fr.asks_for)}, which {', '.join(sorted(listing))} lists, and "
                     f"the answer gives {values[0]!r}, none of the things it lists"]
     if not asked or not values:
