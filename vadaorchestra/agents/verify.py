@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from vadaorchestra.agents.context import PredicateView, RunContext
-from vadaorchestra.agents.question import frame
+from vadaorchestra.agents.question import frame, periods
 from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, terms, word_match
 from vadaorchestra.agents.question.naming import (
@@ -590,37 +590,49 @@ _YEAR_MONTH = re.compile(r"^((?:19|20)\d\d)-(\d\d)(?:-\d\d)?$")
 
 
 def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
-    """Whether the computation keeps to a period the question names ("in March 2024", "between January and June
-    2024"): a tool it called is about it (its description names the period's months and year), or a rule compares
-    with, or a call passes, a value holding it ("2024-03"), or every date of the tools' facts lies in it (the data
-    has no other), or it is a condition of the question or a value it names."""
+    """Whether the computation keeps to a period the question names ("in March 2024", "in Q2 2025", "between January
+    and June 2024"): a tool it called is about it (its description names the period), or a rule compares with, or a
+    call passes, a value of one of its months ("2024-03"), or every date of the tools' facts lies in it (the data has
+    no other), or it is a condition of the question or a value it names. A period read as no span of months (a
+    season, "fiscal 2024") is kept only by a tool about it: a year alone does not keep it."""
     if any(period.lower() in c.text.lower() for c in fr.conditions) or \
             any(period.lower() in e.value.lower() for e in fr.entities):
         return True
     years = set(re.findall(r"\b(?:19|20)\d\d\b", period))
-    # the months the question names with the period ("over January and February 2024": both)
-    months = {_MONTHS[w] for w in re.findall(r"[a-z]+", fr.question.lower()) if w in _MONTHS} if years else set()
-    wanted = [*years, *(calendar.month_name[m].lower() for m in months)] or re.findall(r"[a-z]+|\d+", period.lower())
+    found = periods.span(period)
+    words = set(re.findall(r"[a-z]+|\d+", period.lower())) - {"the", "of", "in", "on", "during"}
+    if found is not None and len(found[0]) >= 7:  # months (a day keeps to its month here)
+        held = periods.months(*found)
+    elif found is not None:
+        held = None  # a year
+    elif words <= years | set(_MONTHS) | periods.RANGE_WORDS | periods.RANGE_OPENERS:
+        # the months the question names with the year ("over January and March 2024": both)
+        named = {_MONTHS[w] for w in re.findall(r"[a-z]+", fr.question.lower()) if w in _MONTHS}
+        held = {(y, m) for y in years for m in named} or None
+    else:
+        held = set()  # unread ("Q5 2025", "the 2024/25 season"): only a tool about it keeps to it
 
     def says(text: str) -> bool:
-        found = set(re.findall(r"[a-z]+|\d+", text.lower()))
-        return all(w in found for w in wanted)
+        return words <= set(re.findall(r"[a-z]+|\d+", text.lower()))
+
+    def inside(date: str) -> bool:
+        m = _YEAR_MONTH.match(date)
+        return bool(m) and ((m.group(1), int(m.group(2))) in held if held is not None else m.group(1) in years)
 
     tools = {c.tool for c in ctx.executed.values()}
     if any(says(ctx.tools.get(t, {}).get("description", "")) for t in tools):
         return True
+    if held == set() or not years:
+        return False
     texts = [" ".join(re.findall(r'"[^"]*"|\b\d[\d.-]*\b', s.program)) for s in ctx.synthesized]
     texts += [str(v) for c in ctx.executed.values() for v in c.params.values()]
     for text in texts:
-        dates = [m for m in (_YEAR_MONTH.match(x) for x in re.findall(r"[\d-]+", text)) if m]
-        if years & set(re.findall(r"\d+", text)) and (not months or any(int(m.group(2)) in months for m in dates)):
+        if any(inside(x) for x in re.findall(r"[\d-]+", text)) or \
+                (held is None and years & set(re.findall(r"\d+", text))):
             return True
     dated = [f[c] for v in ctx.predicates.values() if v.tool in tools for f in v.facts for c in v.columns
              if isinstance(f.get(c), str) and _YEAR_MONTH.match(f[c])]
-    if dated and years:
-        spans = [_YEAR_MONTH.match(d) for d in dated]
-        return all(m.group(1) in years and (not months or int(m.group(2)) in months) for m in spans)
-    return False
+    return bool(dated) and all(inside(d) for d in dated)
 
 
 def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
@@ -656,6 +668,12 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
             not re.match(r"\s*(yes|no)\b", ctx.answer or "", re.I):
         # "Does X have any cross-connects with Y?" answered with X's and Y's lists: no yes or no was computed
         problems.append("the question asks yes or no, and the answer says neither (no step decides it)")
+    truths = {P.truth(v) for v in ctx.answer_values or []}
+    if fr.how == "yes-no" and ctx.answer_yes is not None and truths and None not in truths and \
+            truths != {ctx.answer_yes}:
+        # "Is there a video link in X?" answered yes because X's row exists, its video_link "no"
+        problems.append(f"the answer says {'yes' if ctx.answer_yes else 'no'}, and the values it rests on say "
+                        f"{' and '.join(sorted('yes' if t else 'no' for t in truths))}")
     values = ctx.answer_values
     if values and all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
         # "Who is X's account manager?" read off an empty column of X's row: the data holds nothing to answer with

@@ -1413,6 +1413,15 @@ class Composer:
         asked = fr.parse.phrases[fr.parse.asked] if fr.parse is not None and fr.parse.asked is not None else None
         # (a thing asked for whose head names no entity: "a Premier Division match" is a match, the division a
         # modifier of it)
+        truths = {P.truth(v) for v in values}
+        if fr.how == "yes-no" and values and None not in truths:
+            # "Is there a video link in X?" answered by X's video_link, "no": the value is the answer, not whether a
+            # row exists
+            if len(truths) > 1:
+                raise ComposeError(f"the {naming.prose(self.answer_column, ctx)} is yes for some of the facts and no "
+                                   f"for others, and the question does not say whether any or all is asked")
+            ctx.answer_yes = truths.pop()
+            return f"{'Yes' if ctx.answer_yes else 'No'}: {said[:1].lower()}{said[1:]}"
         if fr.how == "yes-no" and (fr.kind == "list" or fr.kind == "lookup" and asked is not None
                                    and fr.parse.words[asked.head].entity is None and asked.det in ("a", "an", "any")):
             # (so too a thing asked for with "a": "Has X officiated a Premier Division match this season?")

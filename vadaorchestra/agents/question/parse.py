@@ -45,6 +45,7 @@ DOWN_COMPARE = frozenset("below under before less".split())
 QUESTION_WORDS = frozenset("which what who whom whose how where when".split())
 IMPERATIVES = frozenset("list name show give tell find count identify return provide report get sum total "
                         "calculate compute enumerate display".split())
+TRUTH_WORDS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
 FUNCTION_POS = frozenset({"DET", "ADP", "AUX", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT", "SYM", "INTJ"})
 _NUMBER = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
 _SCALED = re.compile(r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(k|m|bn|b|mn)$", re.I)
@@ -332,6 +333,13 @@ def _original(start: int, end: int, spans: list[tuple[int, int, int, int, str]])
         if ne <= start:
             shift = oe - ne
     return start + shift, end + shift, None
+
+
+def truth(value: Any) -> bool | None:
+    """A value that is itself a yes or a no (a column of "yes"/"no", "Y"/"N", true/false), or None."""
+    if isinstance(value, bool):
+        return value
+    return TRUTH_WORDS.get(value.strip().lower()) if isinstance(value, str) else None
 
 
 def number_value(text: str) -> tuple[float, str | None] | None:
