@@ -13,8 +13,8 @@ from vadaorchestra.agents.question import periods
     ("2024", ("2024", "2025")),
     ("12 March 2024", ("2024-03-12", "2024-03-13")),
     ("February 29, 2024", ("2024-02-29", "2024-03-01")),
-    ("Q1 2024", None),  # no single year, month or day dateutil reads: kept by nothing here
-    ("between January and June 2024", None),
+    ("Q1 2024", ("2024-01", "2024-04")),  # a quarter (tests/test_quarters_and_truths.py has more)
+    ("between January and June 2024", ("2024-01", "2024-07")),
     ("March", None),  # no year
 ])
 def test_a_period_is_a_range_of_iso_prefixes(text, expected):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from vadaorchestra.agents.context import RunContext
-from vadaorchestra.agents.question import frame, relations
+from vadaorchestra.agents.question import frame, naming, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, head_named, last_word_named
 from vadaorchestra.agents.verify import _rules, aggregates, derivation_constants, used_constants
@@ -157,6 +157,12 @@ def _unasked(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         own = {c["name"] for c in spec.get("schema", [])} - set(spec.get("parameter_columns") or {})
         kinds |= {w for e in fr.kinds if any(c.rsplit(".", 1)[-1] in own for c in e.columns) for w in terms(e.value)}
         spoken = relations.named_by(spec) | terms(spec.get("description", ""))
+        # or the thing asked, when the joined tool lists it and the tools it is called over say nothing of it ("How
+        # many plots are there across X?": the plots of each field under X, the units saying nothing of plots)
+        anchors = [ctx.tools.get(ctx.predicates[name].tool or "", {}) for name in over if name in ctx.predicates]
+        if fr.asked_head and any(word_match(fr.asked_head, x) for x in naming.listed(spec) | naming.tool_name(spec)) \
+                and anchors and not _said_by(anchors, [fr.asked_head]):
+            kinds |= {fr.asked_head}
         if not any(word_match(w, x) for w in said | kinds for x in spoken) and \
                 not any(frame.compound_placed(w, spoken) for w in said):
             out.append(f"the computation joins {call.tool} ({spec.get('description', '').split(':')[0]}), which no "

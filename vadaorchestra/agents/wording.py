@@ -340,10 +340,10 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
         e, g = inverted
         if g is None:
             if rest[-1].pos == "ADP" and e > 1 and not asked.bare:  # "Which kiosks is X the manager of?"
-                return f"{_text(p, rest[1:e])} {aux.text} {_text(p, rest[e:])} {filler}{tail}"
+                return f"{_text(p, rest[1:e])} {_spelt(aux)} {_text(p, rest[e:])} {filler}{tail}"
             subject = _lower_first(p, rest[1:])
             lead_text = f"{lead.text.lower()} " if lead is not None else ""
-            return f"{subject} {aux.text} {lead_text}{filler}{tail}"
+            return f"{subject} {_spelt(aux)} {lead_text}{filler}{tail}"
         subject = _text(p, rest[1:e])
         verb = rest[g]
         negated = any(t.lemma == "not" for t in rest[e:g])
@@ -357,10 +357,12 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
             tag = {"VBD": "VBD", "VBZ": "VBZ"}.get(aux.tag, "VBP")
             verbs = " ".join([*(t.text for t in rest[e:g]), inflect(lemma, tag)])
         else:
-            verbs = " ".join([aux.text, *(t.text for t in rest[e:g]), verb.text])
+            verbs = " ".join([_spelt(aux), *(t.text for t in rest[e:g]), verb.text])
         tail_text = _text(p, after) if after else ""
-        stranded = next((x for x, t in enumerate(after) if t.tag == "IN" and (x + 1 == len(after) or
-                                                                             after[x + 1].tag == "IN")), None)
+        # (or an adverb the relations read as a stranded preposition: "does X come under")
+        prepositions = {r.tokens[-1] for r in p.relations if r.tokens and len(r.words) > 1}
+        stranded = next((x for x, t in enumerate(after) if (t.tag == "IN" or t.i in prepositions) and (
+            x + 1 == len(after) or after[x + 1].tag == "IN")), None)
         if lead is not None:
             body = f"{verbs} {tail_text} {lead.text.lower()} {filler}"
         elif stranded is not None:  # "... lend to", "booked for in March 2024"
@@ -387,6 +389,11 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
     if run:
         out.append(_text(p, run))
     return " ".join(out) + tail
+
+
+def _spelt(aux: Word) -> str:
+    """An auxiliary written out when the question contracted it ("What's": is; "Who've": have)."""
+    return inflect(aux.lemma, aux.tag) if aux.text.startswith("'") else aux.text
 
 
 _QWORDS = frozenset("which what who whom whose how where when".split())
@@ -560,7 +567,7 @@ def affirm(p: Parse | None, yes: bool) -> str | None:
     if e <= 1 or e >= len(w) or any(t.pos == "PUNCT" and t.text in ",;" for t in w):
         return None
     subject, rest = _text(p, w[1:e]), _text(p, w[e:])
-    said = f"{aux.text.lower()}{'' if yes else ' not'}"
+    said = f"{_spelt(aux).lower()}{'' if yes else ' not'}"
     if aux.lemma == DO and yes:
         g = _verb_after(w, e)
         if g is None:

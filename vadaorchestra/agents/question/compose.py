@@ -76,6 +76,11 @@ class ComposeError(VadaError):
     """The query chosen for the question does not fit the data after all: the run ends with "could not answer"."""
 
 
+def _doers(verb: str) -> set[str]:
+    """The nouns naming the doer of a verb ("keep": keeper; "hold": holder; "supervise": supervisor)."""
+    return {verb + "er", verb + "r", verb + "or", verb[:-1] + "or"} if verb else set()
+
+
 class Composer:
     """Chooses the query at selection, writes its rules at synthesis, phrases the answer."""
 
@@ -490,9 +495,12 @@ class Composer:
         elif fr.who and frame.verb_said(fr) and (said := naming.said_with(spec, fr.verb)):
             asked = said  # "Who is in charge of X?": the column the description names with it ("the manager in charge")
             fit += 1
-            verb = fr.verb or ""
-            if any(w in (verb + "er", verb + "r", verb + "or", verb[:-1] + "or") for w in terms(said)):
+            if _doers(fr.verb or "") & terms(said):
                 fit += 1  # the doer of the verb by name ("Who keeps X?": the keeper, not the colonies kept there)
+        elif fr.who and fr.verb and (doer := next((c for c in strings if _doers(fr.verb) & (
+                terms(c) | terms(labelled_as.get(c, ("", False))[0]))), None)):
+            asked = doer  # "Who holds the tenancy on X?": the column named or labelled its doer ("plot holder")
+            fit += 1
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
         elif fr.question_word == "when" and asked is None and (dated := self._when(fr, [spec] + (
@@ -522,6 +530,9 @@ class Composer:
                 continue
             if e.kind and not relations.restricts(e, fr, tools):
                 continue  # "Which parts are fitted to X": the tool lists parts only
+            if e.kind and fr.asked_head and any(word_match(fr.asked_head, w) for w in terms(e.value)) and any(
+                    terms(e.value) <= terms(c) for c in named_cols):
+                continue  # "Which courtroom at X seats the most?": the courtroom column holds courtrooms, a kind
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
             if e.kind and not any(c in labels for c in strings):
@@ -715,7 +726,9 @@ class Composer:
                 and words) or fr.total or \
                 naming.named(words, nums) or word_match(words[-1], fr.asked_head):
             return False
-        things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"])}
+        # (by the tool's name, its output's, or the things its description says it lists: "The cultivation
+        # inspections an inspector carried out", whatever its name calls them)
+        things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"]) | naming.listed(sp)}
         if any(word_match(words[-1], t) for t in things):
             return True
         named = naming.named(words, list(strings))

@@ -69,7 +69,12 @@ ANY_LEVEL = frozenset("level depth tier step".split())
 _PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
 # prepositions of a hierarchy, as the words a tool's name says them with ("sit under X": the units below X)
 DIRECTIONS = {"under": "below", "beneath": "below", "underneath": "below", "below": "below", "down": "below",
-              "above": "above", "over": "above", "up": "above"}
+              "above": "above", "over": "above", "up": "above",
+              # (all over a named thing: "the plots across X", "throughout X", in the units below it)
+              "across": "below", "throughout": "below"}
+
+# prepositions of being inside, a hierarchy's direction only for things of a kind in a named thing
+CONTAINING = frozenset({"in", "within", "inside"})
 
 
 @lru_cache(maxsize=8192)
@@ -482,8 +487,25 @@ class _Framer:
             naming_words=naming, measure_words=self._measure_words(), predicate_words=self._predicate_words(),
             share_of=self._share_of(), preamble_words=self._preamble(), verb=self._verb(),
             limit_words=limit_words, within=within, limit_at=(at.start, at.end) if at is not None else None, how=p.form, question_word=qword,
-            directions=tuple(sorted({DIRECTIONS[t.lemma] for t in self.w if t.lemma in DIRECTIONS and t.pos == "ADP"
-                                     and any(x.head == t.i and x.entity for x in self.w)})), superlative=self._superlative(), tokens=tokens, periods=p.periods, parse=p)
+            directions=self._directions(), superlative=self._superlative(), tokens=tokens, periods=p.periods, parse=p)
+
+    def _directions(self) -> tuple[str, ...]:
+        """"below"/"above": a preposition of a hierarchy whose object is a named thing ("the units under X": below
+        X), or whose object is the thing asked and whose subject is named ("Which circuit does X come under?": the
+        circuit is above X)."""
+        p = self.p
+        out = {DIRECTIONS[t.lemma] for t in self.w if t.lemma in DIRECTIONS and t.pos == "ADP"
+               and any(x.head == t.i and x.entity for x in self.w)}
+        # things of a kind in a named thing ("the fields in the Southfold District"): below it
+        if self.asked is not None and self.w[self.asked.head].kind is not None and any(
+                t.lemma in CONTAINING and t.pos == "ADP" and any(x.head == t.i and x.entity for x in self.w)
+                for t in self.w):
+            out.add("below")
+        for r in p.relations:
+            if r.words and r.words[-1] in DIRECTIONS and r.target is not None and r.target == p.asked and \
+                    r.source is not None and p.phrases[r.source].entity is not None:
+                out.add("above" if DIRECTIONS[r.words[-1]] == "below" else "below")
+        return tuple(sorted(out))
 
     def _restricting(self, chain: set[int]) -> tuple[Entity, ...]:
         """The linked values, without a kind named only in the words that say how far a chain goes ("counting those
@@ -653,9 +675,11 @@ class _Framer:
         names = {x for e in self.linked if not e.kind for x in (e.value, e.value.lower())}
         # (a compound the parser read as one word, "cross_connect" for "cross-connects": its words)
         words = [y for x in asked.words for y in x.split("_") if y]
+        # (a count noun that heads a compound with no "of" is a name: "the case number", a column)
+        named_number = asked.lemma in COUNT_NOUNS and len(words) > 1 and self._of_object(asked) is None
         words = [x for x in words if x not in ("many", "much", "different", "distinct", "unique", "single",
-                                                     "top", "bottom", "combine") and x not in COUNT_NOUNS
-                 and x not in TOTAL_WORDS and x not in names]
+                                                     "top", "bottom", "combine")
+                 and (x not in COUNT_NOUNS or named_number) and x not in TOTAL_WORDS and x not in names]
         if asked.lemma in COUNT_NOUNS or asked.lemma in TOTAL_WORDS:  # "the number of X", "the sum of X"
             inner = self._of_object(asked)
             if inner is not None and inner.entity is None:  # (not "the bench count of North Lab")

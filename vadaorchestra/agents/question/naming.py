@@ -153,11 +153,19 @@ def _listed(description: str) -> frozenset[str]:
     # (the parser leaves out of its noun chunks a phrase it could not attach: "Direct lanes out of a depot: each
     # depot it has ...", read as a fragment, has no chunk at its start nor at "each depot"; the nouns themselves)
     for start in [0] + ([colon + 1] if colon is not None else []):
-        run = []
+        run, last = [], None
         for t in doc[start:]:
+            if run and run[-1].pos_ == "NOUN" and t.tag_ == "VBZ":
+                # (a plural after a noun the tagger took for a verb: "The cultivation inspections an inspector
+                # carried out" is a phrase, its head "inspections"; kept beside the noun before it, which is the
+                # head when the verb is one, "The tool lists ...")
+                last = P.noun_lemma(t.lower_)
+                break
             if t.pos_ not in ("DET", "ADJ", "NOUN", "PROPN") or (t.pos_ == "DET" and run):
                 break
             run.append(t)
+        if last is not None:
+            out.add(stem(last))
         if run and run[-1].pos_ == "NOUN":
             out.add(stem(run[-1].lemma_.lower()))
     out |= {stem(t.lemma_.lower()) for t in doc if t.pos_ == "NOUN" and any(

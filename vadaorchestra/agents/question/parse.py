@@ -631,6 +631,14 @@ class _Reader:
                 target = phrase(objs[0]) if objs else (asked if c > i else None)
                 if target is not None or not objs:
                     found.append((w[c].lemma, target, c))
+            # a preposition stranded at the end and parsed as an adverb of the verb, the phrase asked for hung on
+            # the verb as an object or a second subject ("Which circuit does X come under?")
+            last = max((x.i for x in w if x.pos != "PUNCT"), default=-1)
+            held = self.phrases[asked].head if asked is not None else None
+            if held is not None and held < i and not found and w[held].dep in ("pobj", "dobj", "nsubj") and \
+                    w[held].head == i and (w[held].dep != "nsubj" or len(self.kids(i, "nsubj")) > 1):
+                found += [(w[c].lemma, asked, c) for c in self.kids(i, "advmod")
+                          if c == last and w[c].tag in ("RB", "IN", "RP") and not self.kids(c)]
             return found
 
         for v in w:
@@ -668,10 +676,17 @@ class _Reader:
                     holders = [v.i] + [a for a in self.kids(v.i, "acomp") if w[a].pos == "ADJ"]
                     for h in holders:
                         for prep, target, ptok in preps(h):
+                            words = (w[h].lemma, prep) if h != v.i else (prep,)
                             if target is not None and target != ph[subject]:
-                                words = (w[h].lemma, prep) if h != v.i else (prep,)
                                 out.append(Relation(words, ph[subject], target, self._span(h, ptok), neg, (h, ptok),
                                                     "copula"))
+                            elif target is not None and h == v.i:
+                                # "Which district is X in?": the subject asked for, the preposition stranded, the
+                                # thing it is said of the copula's attribute
+                                held = [ph[a] for a in self.kids(v.i, "attr") if a in ph and ph[a] != target]
+                                if held:
+                                    out.append(Relation(words, held[0], target, self._span(h, ptok), neg,
+                                                        (h, ptok), "copula"))
                 continue
             doer = phrase(agent) if passive else phrase(subj)
             done = phrase(subj_pass) if passive else None
