@@ -1,11 +1,14 @@
 """Parts of a year and ranges of months kept to ("in Q2 2025": 66.5 hours for 33.5 when only the year was checked),
 and a yes/no answered by a yes/no value ("Is there a video link in X?" answered yes because X's row existed, its
 video_link "no"). Both were answered wrong and verified in the twenty-third held-out pair (runs/fresh23:
-court_listings). A small catalog of our own, whole runs offline."""
+court_listings); so, once read, was "Which courtrooms at X have a video link?" (every courtroom): a yes/no column
+the question's words name keeps the rows. A small catalog of our own, whole runs offline."""
 
 from __future__ import annotations
 
 import pytest
+from types import SimpleNamespace
+
 from catalogs import ask, write_catalog
 
 from vadaorchestra.agents.question import periods
@@ -65,15 +68,31 @@ H4,Nadia Sandoval,Coldwell Court 2,2025-06-30,4.5
 H5,Nadia Sandoval,Coldwell Court 2,2025-07-01,3.0
 H6,Omar Reyes,Ashdown Court 1,2025-05-05,7.0
 """
+CENTRE = '''@tool("get_centre_courtrooms", "The courtrooms of a court centre, each with its public seats and whether it has a video link.").
+@param("court_centre", "string", "Name of a court centre").
+@bind("rooms", "csv", "data", "rooms.csv").
+@mapping("rooms", 0, "courtroom", "string"). @mapping("rooms", 1, "court_centre", "string").
+@mapping("rooms", 2, "seats", "int"). @mapping("rooms", 3, "video_link", "string").
+@output("centre_courtroom").
+@mapping("centre_courtroom", 0, "court_centre", "string"). @mapping("centre_courtroom", 1, "courtroom", "string").
+@mapping("centre_courtroom", 2, "seats", "int"). @mapping("centre_courtroom", 3, "video_link", "string").
+@role("centre_courtroom", "courtroom", "entity").
+centre_courtroom($court_centre, R, S, V) :- rooms(R, $court_centre, S, V).
+'''
+# Ashdown: 3 of 4 courtrooms with a video link
 ROOM_ROWS = """courtroom,court_centre,seats,video_link
 Ashdown Court 1,Ashdown,40,yes
+Ashdown Court 2,Ashdown,30,yes
+Ashdown Court 3,Ashdown,20,no
+Ashdown Court 4,Ashdown,60,yes
 Coldwell Court 2,Coldwell,25,no
 """
 
 
 @pytest.fixture(scope="module")
 def courts(tmp_path_factory):
-    return write_catalog(tmp_path_factory.mktemp("courts"), {"get_judge_hearings": HEARINGS, "get_courtroom_details": ROOM},
+    return write_catalog(tmp_path_factory.mktemp("courts"), {"get_judge_hearings": HEARINGS, "get_courtroom_details": ROOM,
+                                                                          "get_centre_courtrooms": CENTRE},
                          {"hearings.csv": HEARING_ROWS, "rooms.csv": ROOM_ROWS})
 
 
@@ -101,11 +120,30 @@ def test_a_yes_or_no_value_is_the_answer(courts, question, yes):
 
 def test_a_yes_resting_on_a_no_is_refused(courts, monkeypatch):
     """The Verifier's own check: a composer that answered from the row's existence is not verified."""
-    from types import SimpleNamespace
-
     from vadaorchestra.agents.question import compose, parse
 
     # the composer no longer reads the value (the Verifier still does)
     monkeypatch.setattr(compose, "P", SimpleNamespace(**{**vars(parse), "truth": lambda value: None}))
     result = ask("Is there a video link in Coldwell Court 2?", courts)
     assert not result.verified and "could not answer" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which courtrooms at Ashdown have a video link?", ["Ashdown Court 1", "Ashdown Court 2", "Ashdown Court 4"]),
+    ("Which courtrooms at Ashdown have no video link?", ["Ashdown Court 3"]),
+    ("How many courtrooms at Ashdown have a video link?", [3]),
+    ("What percentage of the courtrooms at Ashdown have a video link?", [pytest.approx(0.75)]),
+])
+def test_a_yes_or_no_column_the_question_names_keeps_the_rows(courts, question, expected):
+    result = ask(question, courts)
+    assert result.verified, result.answer
+    assert result.ctx.answer_values == expected, result.answer
+
+
+def test_a_yes_or_no_column_left_unkept_is_refused(courts, monkeypatch):
+    """The Verifier's own check: a composer that kept no video link lists every courtroom, unverified."""
+    from vadaorchestra.agents.question import compose, frame
+
+    monkeypatch.setattr(compose, "frame", SimpleNamespace(**{**vars(frame), "truth_wanted": lambda fr, col: None}))
+    result = ask("Which courtrooms at Ashdown have a video link?", courts)
+    assert not result.verified and "video link" in result.answer, result.answer

@@ -26,7 +26,7 @@ owner_farm($owner, F, A, M) :- farm_table(F, $owner, A, M).
 @pytest.mark.parametrize("word, unit, same", [
     ("megalitres", "ML", True), ("megaliters", "ML", True), ("hectares", "ha", True), ("tonnes", "t", True),
     ("kilometres", "km", True), ("millilitres", "ML", False), ("hectares", "ML", False), ("farms", "ha", False),
-    ("euros", "EUR", False), ("a", "a", False)])
+    ("euros", "EUR", True), ("a", "a", False)])
 def test_a_unit_written_out_is_its_symbol(word, unit, same):
     assert same_unit(word, unit) is same
 
@@ -132,3 +132,33 @@ def test_how_many_in_a_unit_of_two_words_sums_the_amount_not_a_cap(tmp_path):
                                               ("kilowatt hours", "kWh", True), ("megawatt hours", "kWh", False)])
 def test_a_unit_of_two_words_is_its_symbol(word, unit, same):
     assert same_unit(word, unit) is same
+
+
+@pytest.mark.parametrize("word, unit, same", [
+    ("£", "GBP", True), ("pound", "GBP", True), ("pounds", "GBP", True), ("gbp", "GBP", True), ("$", "USD", True),
+    ("dollars", "USD", True), ("€", "EUR", True), ("dollar", "GBP", False), ("£", "USD", False),
+    ("pounds", "lb", True), ("pounds", "kg", False),  # (a weight where the catalog declares one)
+])
+def test_a_currency_is_its_symbol_or_its_name(word, unit, same):
+    """From the CLDR by Babel: "more than £200" and "200 pounds" are the catalog's GBP, not a weight."""
+    assert same_unit(word, unit) is same
+
+
+@pytest.mark.parametrize("question", [
+    "Which of Brightwater Energy's spots cost more than £200?",
+    "Which of Brightwater Energy's spots cost more than 200 pounds?",
+])
+def test_a_condition_in_a_currency_names_the_amount_in_it(question):
+    """radio_network's spots: the price in GBP is the column compared (before: no column named, refused)."""
+    import csv
+
+    from vadaorchestra.agents.run import ask_sync
+    from vadaorchestra.eval import resolve
+
+    ds = resolve("radio_network")
+    with open(ds.data_root / "data" / "ad_spots.csv") as f:
+        expected = sorted(r["spot_id"] for r in csv.DictReader(f)
+                          if r["advertiser"] == "Brightwater Energy" and float(r["price_gbp"]) > 200)
+    result = ask_sync(question, catalog=ds.catalog, data=ds.data_root)
+    assert result.verified, result.answer
+    assert sorted(result.ctx.answer_values) == expected and expected, result.answer

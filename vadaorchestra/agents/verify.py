@@ -635,6 +635,29 @@ def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
     return bool(dated) and all(inside(d) for d in dated)
 
 
+def _truths_unkept(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
+    """A yes/no column of the tools' rows that the question's words name ("Which courtrooms at X have a video
+    link?") is kept to by a rule comparing it with a yes (or a no, when the question negates it)."""
+    used = used_constants(ctx)
+    tools = {c.tool for c in ctx.executed.values()}
+    out = []
+    for v in ctx.predicates.values():
+        if v.origin == "synthesized" or v.tool not in tools:
+            continue
+        for col in v.typed("string"):
+            held = {f.get(col) for f in v.facts}
+            if col in v.param_columns or not held or any(P.truth(x) is None for x in held):
+                continue
+            wanted = frame.truth_wanted(fr, col)
+            if wanted == "unclear":
+                out.append(f"the question names {col.replace('_', ' ')}, a yes or no of each fact, with a word of "
+                           f"negation the reading does not place")
+            elif wanted is not None and not any(P.truth(x) is wanted for x in used):
+                out.append(f"not checked: the question keeps to the facts whose {col.replace('_', ' ')} is "
+                           f"{'yes' if wanted else 'no'}, and no step of the computation restricts to them")
+    return list(dict.fromkeys(out))
+
+
 def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     """The parts of the frame beyond entities and aggregates: conditions, the column asked for, direct or
     transitive, limits, extremes. Each part the computation does not cover is a problem (``not checked: ...``).
@@ -663,7 +686,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     if fr.direct is False and None not in recursive and not _rests_on_a_chain(ctx, aggs):
         problems.append("not checked: the question asks for relations through every level, and the answer rests on "
                         "nothing that follows the chain (no recursive tool or rule)")
-    problems += _own_left_out(ctx, fr) + _repeated_amounts(ctx)
+    problems += _own_left_out(ctx, fr) + _repeated_amounts(ctx) + _truths_unkept(ctx, fr)
     if fr.how == "yes-no" and not fr.compound and ctx.answer_yes is None and ctx.answer_parts is None and \
             not re.match(r"\s*(yes|no)\b", ctx.answer or "", re.I):
         # "Does X have any cross-connects with Y?" answered with X's and Y's lists: no yes or no was computed

@@ -649,8 +649,10 @@ class Composer:
                 score = len(noun) + 1 if not by_head and named == heads else column_score(noun, named[0])
                 if ref is None or score > ref[3]:
                     ref = (other, oparams, named[0], score)
+        # (or a yes/no column of the rows the question's words name: "What percentage of the plots in X are
+        # allowed a shed?")
         restricted = bool({e.value for e in fr.entities} - bound - set(ref[1].values() if ref else ())) \
-            or bool(fr.conditions)
+            or bool(fr.conditions) or any(frame.truth_wanted(fr, c) is not None for c in naming.cols(spec, ("string",)))
         # a whole that is the same aggregate without the question's restrictions is its owner's ("What percentage of
         # X's shifts were for plums?": X's shifts) only from a tool called for the owner, not one called for the
         # part's kind (the plum shifts of every orchard)
@@ -771,6 +773,8 @@ class Composer:
             return []
         i = fr.question.find(cond.text)
         words = frame.after(fr, i + len(cond.text), 2) if i >= 0 else ()
+        # (or a symbol written before the number: "more than £200")
+        words = (*words, *re.findall(r"[^\w\s%.,'-]+", cond.text))
         return [c for c in columns if (u := naming.column_unit(c, ctx)) and naming.names_unit(words, u)]
 
     @staticmethod
@@ -1008,6 +1012,24 @@ class Composer:
             conditions.append(f"{names[(v.name, col)]} {cond.op} {format_const(value)}")
         # a period it names ("in March 2024"): on the column dating the rows
         conditions += periods.keep(fr, [(v, ctx.tools.get(v.tool or "", {})) for v in views], names, consts)
+        # a yes/no column its words name ("Which courtrooms at X have a video link?": video_link yes)
+        kept: list[str] = []
+        for v in views:
+            for col in v.typed("string"):
+                held = sorted({f.get(col) for f in v.facts}, key=str)
+                if col in v.param_columns or (v.name, col) in consts or (v.name, col) not in names or not held or \
+                        any(P.truth(x) is None for x in held):
+                    continue
+                wanted = frame.truth_wanted(fr, col)
+                if wanted == "unclear":
+                    raise ComposeError(f"the question names {naming.prose(col, ctx)}, a yes or no of each fact, and "
+                                       f"does not say plainly which of the two it keeps to")
+                if wanted is not None:
+                    value = next((x for x in held if P.truth(x) is wanted), None)
+                    value = value if value is not None else P.spelt_truth(wanted, held[0])
+                    consts[(v.name, col)] = format_const(value)
+                    restricting.add((v.name, col))  # (a share's whole is every row, whatever the column says)
+                    kept.append(f"{naming.prose(col, ctx)} {value}")
         # directly: the first level of a chain
         if fr.direct is True and naming.follows_chain(ctx.tools[q.tool]):
             level = self._level(ctx.tools[q.tool])
@@ -1060,7 +1082,7 @@ class Composer:
             program += "\n" + self._own_rule(ctx, q, anchor, joined, rows, head, names, consts, conditions)
         # in words: "for Crestline Health Partners, with Harbor Valley Health, above 4.0, directly"
         what = ", ".join(filter(None, ["for " + " and ".join(str(v) for v in q.params.values()),
-                                       "with " + " and ".join(q.filters) if q.filters else "",
+                                       "with " + " and ".join(q.filters) if q.filters else "", *kept,
                                        *(c.text for c in fr.conditions), *("in " + p for p in fr.periods),
                                        "directly" if fr.direct is True and naming.follows_chain(ctx.tools[q.tool]) else ""]))
         out = [RuleProposal(program=program, output=rows, purpose=f"selection: {anchor.name}"

@@ -397,6 +397,32 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
     return out, found
 
 
+# English, not any domain: words that say a thing is not there ("no video link", "without a shed", "lacks one")
+NEGATIONS = frozenset({"no", "not", "without", "lack", "never", "none", "neither", "nor"})
+
+
+def truth_wanted(fr: QuestionFrame, column: str) -> bool | str | None:
+    """Whether the question keeps to the rows whose yes/no ``column`` says yes (True) or no (False), when its words
+    name the column ("Which courtrooms at X have a video link?": video_link yes; "not allowed a shed": shed_allowed
+    no); None when they do not name it or ask for its value ("Is there a video link in X?"); "unclear" when a word of
+    negation stands in the question and the parse does not say it is the column's ("lacks a video link")."""
+    if fr.parse is None:
+        return None
+    own = [t for t in terms(column) if t not in STOPWORDS]
+    w = fr.parse.words
+    naming = [x for x in w if x.content and x.entity is None and any(word_match(stem(x.lemma), t) for t in own)]
+    if not own or not all(any(word_match(stem(x.lemma), t) for x in naming) for t in own):
+        return None
+    if fr.asks_for and asked_columns(fr.asks_for, [column]):
+        return None  # its value is what is asked
+    if any(x.i in fr.parse.negated for x in naming):
+        return False
+    # "no video link": the naming noun's determiner; "without a video link": the preposition it hangs on
+    if any(c.lemma in ("no", "without") for x in naming for c in w if c.i in (x.head,) or c.head == x.i):
+        return False
+    return "unclear" if any(x.lemma in NEGATIONS or x.dep == "neg" for x in w) else True
+
+
 def verb_said(fr: QuestionFrame) -> str | None:
     """The question's verb when it says what is done ("Who operates X?"): not a function word, not a word of a kind
     it names ("Who are the watch managers of X?", where the parser's verb is "watch")."""
@@ -935,13 +961,15 @@ class _Framer:
         return t.lemma in ("whichever", "whatever") and t.dep == "det" and self.w[t.head].pos == "NOUN"
 
     def _all_its(self, t: P.Word) -> bool:
-        """"all its districts", "across all its imprints and series": the entity's parts, all of them, said without
-        "of" — parts being kinds of unit the catalog holds (a category value), not its records ("over all its
-        enrolments" is the entity's own enrolments, one level)."""
+        """"all its districts", "across all its imprints and series", "across its regions": the entity's parts, all of
+        them, said without "of" — parts being kinds of unit the catalog holds (a category value), not its records
+        ("over all its enrolments" is the entity's own enrolments, one level)."""
         w = self.w
+        # (or all over them: "across its regions", "throughout their districts")
         return (t.kind is not None or any(x.head == t.i and x.dep == "conj" and x.kind for x in w)) and any(
-            x.head == t.i and x.lemma in ("its", "their") and x.dep == "poss" for x in w) and any(
-            x.head == t.i and x.lemma == "all" and x.dep in ("predet", "det") for x in w)
+            x.head == t.i and x.lemma in ("its", "their") and x.dep == "poss" for x in w) and (any(
+                x.head == t.i and x.lemma == "all" and x.dep in ("predet", "det") for x in w)
+                or (t.head != t.i and w[t.head].lemma in ("across", "throughout")))
 
     def _all_of_its(self, t: P.Word) -> bool:
         """"all of its districts", "every one of their depots": the things of the entity's own, all of them."""

@@ -273,10 +273,30 @@ def unit_of(text: str):
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
+def currency(unit: str) -> frozenset[str] | None:
+    """The symbols and English names of a currency the catalog declares by its ISO code ("GBP": £, pound, pounds;
+    "USD": $, US$, dollar, dollars), from the CLDR as Babel ships it; None when ``unit`` is no currency code."""
+    from babel import numbers
+
+    code = unit.strip().upper()
+    if len(code) != 3 or code not in numbers.list_currencies():
+        return None
+    symbols = {numbers.get_currency_symbol(code, locale=loc) for loc in ("en", "en_GB", "en_US")}
+    names = {numbers.get_currency_name(code, count=n, locale="en").lower().split()[-1] for n in (1, 2)}
+    return frozenset({*symbols, *names, code.lower()})
+
+
 def same_unit(word: str, unit: str) -> bool:
-    """Whether words of the question ("megalitres", "cubic metres", "kilowatt hours") name the unit the catalog
-    declares ("ML", "m³", "kWh"): one dimension, and one of each is one of the other."""
-    if not word or not unit or len(word) < 2:
+    """Whether words of the question ("megalitres", "cubic metres", "kilowatt hours", "£", "pounds") name the unit
+    the catalog declares ("ML", "m³", "kWh", "GBP"): one dimension, and one of each is one of the other; a currency
+    by its symbol or its name (a pound in GBP is no weight)."""
+    if not word or not unit:
+        return False
+    money = currency(unit)
+    if money is not None:
+        return word.lower() in money
+    if len(word) < 2:
         return False
     if word.lower() == unit.lower():
         return True

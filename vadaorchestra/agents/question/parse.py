@@ -342,6 +342,14 @@ def truth(value: Any) -> bool | None:
     return TRUTH_WORDS.get(value.strip().lower()) if isinstance(value, str) else None
 
 
+def spelt_truth(value: bool, like: str) -> str:
+    """A yes or a no written as ``like`` writes the other ("no" -> "yes", "N" -> "Y", "false" -> "true")."""
+    low = like.strip().lower()
+    pair = next((p for p in (("yes", "no"), ("y", "n"), ("true", "false")) if low in p), ("yes", "no"))
+    word = pair[0] if value else pair[1]
+    return word.upper() if like.isupper() else word.capitalize() if like[:1].isupper() else word
+
+
 def number_value(text: str) -> tuple[float, str | None] | None:
     """A number as written ("1,200", "7M", "2.5bn", "12"), with its scale suffix; None when it is no number."""
     t = text.strip()

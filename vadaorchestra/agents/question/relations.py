@@ -132,6 +132,19 @@ def _outputs(spec: Mapping[str, Any]) -> set[str]:
     return {c["name"] for c in spec.get("schema", []) if c["name"] not in params}
 
 
+def _kind_phrase(kind: Entity, fr: QuestionFrame) -> str:
+    """The lemmas of the preposition and the kind's words as the question says them ("across the group"), when a
+    preposition governs the kind; else ""."""
+    if fr.parse is None:
+        return ""
+    w = fr.parse.words
+    at = [x for x in w if x.kind == kind.value]
+    if not at or at[-1].head == at[-1].i or w[at[-1].head].pos != "ADP":
+        return ""
+    prep = w[at[-1].head]
+    return " ".join(x.lemma for x in w[prep.i:at[-1].i + 1])
+
+
 def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, Any]]) -> bool:
     """Whether a kind the question names must restrict a computation that calls ``tools``: always when it modifies
     what is asked ("B1 engineers", "industrial customers"); when it is the thing asked ("Which parts ...", "How many
@@ -140,6 +153,13 @@ def restricts(kind: Entity, fr: QuestionFrame, tools: Mapping[str, Mapping[str, 
     column, lists harvest lots). A tool whose own output has the column holding the kind lists several kinds,
     whatever its names (get_blend_components lists lots and reserves beside blends)."""
     holding = {c.rsplit(".", 1)[-1] for c in kind.columns}
+    # a kind a called tool's description says with the words the question says it with: the tool's own scope, not a
+    # restriction ("How many spots did X buy across the group?" with "Every spot an advertiser bought across the
+    # group")
+    said = _kind_phrase(kind, fr)
+    if said and any(said in " ".join(t.lemma_.lower() for t in parsed(spec.get("description", "")))
+                    for spec in tools.values()):
+        return False
     if not fr.asks_for or not any(word_match(fr.asked_head, w) for w in terms(kind.value)):
         # (unless the kind's word is part of what a called tool calls its things, "Sea areas that lie inside a sea
         # area" for "Which sea areas sit directly beneath X?", where 'sea' is also a type of area)
