@@ -6,9 +6,9 @@ the question's words name keeps the rows. A small catalog of our own, whole runs
 
 from __future__ import annotations
 
-import pytest
 from types import SimpleNamespace
 
+import pytest
 from catalogs import ask, write_catalog
 
 from vadaorchestra.agents.question import periods
