@@ -251,6 +251,19 @@ def test_a_unit_written_with_a_slash_is_the_conditions(catalog):
 
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("Which finds at Mill Meadow weigh more than 50 g?", ["F1", "F4"]),
+    ("Which finds at Mill Meadow weigh more than 50 grams?", ["F1", "F4"]),
+    ("Which finds at Mill Meadow weigh more than 2 kg?", None),  # in g: 2 compared with grams is no 2 kg
+])
+def test_a_condition_in_another_unit_than_its_column_is_refused(catalog, question, expected):
+    result = ask(question, catalog)
+    if expected is None:
+        assert not result.verified and "kg" in result.answer, result.answer
+    else:
+        assert result.verified and sorted(result.ctx.answer_values) == expected, result.answer
+
+
 def test_those_things_of_a_count_are_the_things_counted(catalog):
     result = ask("How many expenses did the Kestrel Vale campaign incur, and what did those expenses cost in total?",
                  catalog)

@@ -600,7 +600,8 @@ def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
         return True
     years = set(re.findall(r"\b(?:19|20)\d\d\b", period))
     found = periods.span(period)
-    words = set(re.findall(r"[a-z]+|\d+", period.lower())) - {"the", "of", "in", "on", "during"}
+    words = set(re.findall(r"[a-z]+|\d+", period.lower())) - {"the", "of", "in", "on", "during"} - \
+        periods.RANGE_WORDS - periods.RANGE_OPENERS
     if found is not None and len(found[0]) >= 7:  # months (a day keeps to its month here)
         held = periods.months(*found)
     elif found is not None:
@@ -669,6 +670,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
     for cond in fr.conditions:
         if not any(math.isclose(c, v, rel_tol=1e-9, abs_tol=1e-9) for c in constants for v in cond.values()):
             problems.append(f"not checked: the question's condition {cond.text!r} is applied by no rule")
+        problems += _unit_unlike(ctx, fr, cond)
     for period in fr.periods:
         if not _keeps_to(ctx, fr, period):
             problems.append(f"not checked: the question names the period {period!r}, and no step of the computation "
@@ -886,6 +888,44 @@ def _is_extreme(ctx: RunContext, value: object, direction: str) -> bool:
                 if f.get(col) == best and any(_same(x, value) for x in f.values()):
                     return True
     return False
+
+
+def _unit_unlike(ctx: RunContext, fr: frame.QuestionFrame, cond: frame.Condition) -> list[str]:
+    """A condition written in a unit ("over 2 g/cm3", "more than £200") compared with a column the catalog declares
+    in another unit the words do not name (a weight in g, a duration in s)."""
+    units = {c: u for spec in ctx.tools.values() for c, u in (spec.get("units") or {}).items()}
+    at = fr.question.find(cond.text)
+    # (the two words after its number as written, inside the condition's text or after it, and a symbol before it)
+    number = re.search(r"\d[\d,.]*", cond.text)
+    tail = (cond.text[number.end():] if number else "") + " " + (fr.question[at + len(cond.text):] if at >= 0 else "")
+    written = [w for w in (x.strip("?.,;:!()").lower() for x in tail.split()[:2]) if w and w not in frame.STOPWORDS]
+    written += re.findall(r"[^\w\s%.,'-]+", cond.text)
+    # (words that name a unit: "kg", "pounds", "g/cm3", "cubic metres"; not "spots")
+    if not any(unit_of(w) is not None or w in units.values() for w in written) and \
+            not any(names_unit(written, u) for u in set(units.values())):
+        return []
+    out = []
+    for s in ctx.synthesized:
+        for rule in _rules(s.program):
+            for lit in rule.body:
+                if not isinstance(lit, A.Comparison):
+                    continue
+                pair = [(a, b) for a, b in ((lit.left, lit.right), (lit.right, lit.left)) if isinstance(a, A.Var)
+                        and isinstance(b, A.Const) and isinstance(b.value, int | float)
+                        and any(math.isclose(float(b.value), v, rel_tol=1e-9) for v in cond.values())]
+                for var, _const in pair:
+                    for atom in (x for x in rule.body if isinstance(x, A.Atom)):
+                        view = ctx.predicates.get(atom.pred)
+                        for k, arg in enumerate(atom.args):
+                            if view is None or not isinstance(arg, A.Var) or arg.name != var.name or \
+                                    k >= len(view.columns):
+                                continue
+                            unit = units.get(view.columns[k])
+                            if unit and not names_unit(written, unit) and unit.lower() not in written:
+                                out.append(f"the question's condition {cond.text!r} is written in "
+                                           f"{' '.join(written)}, and the rule compares it with "
+                                           f"{view.columns[k]}, in {unit}")
+    return list(dict.fromkeys(out))
 
 
 def _compared_constants(ctx: RunContext) -> list[float]:

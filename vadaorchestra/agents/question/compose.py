@@ -531,8 +531,10 @@ class Composer:
             if e.kind and not relations.restricts(e, fr, tools):
                 continue  # "Which parts are fitted to X": the tool lists parts only
             if e.kind and fr.asked_head and any(word_match(fr.asked_head, w) for w in terms(e.value)) and any(
-                    terms(e.value) <= terms(c) for c in named_cols):
-                continue  # "Which courtroom at X seats the most?": the courtroom column holds courtrooms, a kind
+                    terms(e.value) == terms(c) for c in named_cols):
+                # "Which courtroom at X seats the most?": the courtroom column holds courtrooms, a kind (a column
+                # named the kind and nothing more; imprint_type holds kinds, not imprints)
+                continue
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
             if e.kind and not any(c in labels for c in strings):
