@@ -80,7 +80,7 @@ def join(values: Sequence[str], limit: int = LISTED) -> str:
 
 
 def sentence(text: str) -> str:
-    text = text.strip()
+    text = text.strip().rstrip(",").strip()  # (an apposition that ended the sentence: "X, the courtroom at Y,")
     if not text:
         return text
     text = text[0].upper() + text[1:]
@@ -228,6 +228,8 @@ class _Asked:
             return join(names), ""
         if self.numbered:  # "Which three instruments ...": the three instruments
             return f"the {self.noun}{after}", f": {join(names)}"
+        if len(names) == 1:  # "Greystone Court 4, the courtroom at Greystone Crown Court, seats the most people"
+            return f"{names[0]}, the {noun_for(1, self.noun)}{after},", ""
         return f"{len(names)} {noun_for(len(names), self.noun)}{after}", f": {join(names)}"
 
 
