@@ -245,7 +245,9 @@ def _wh_span(p: Parse, w: list[Word]) -> tuple[Word | None, int, int] | None:
     end = k + 1
     if w[k].text.lower() in ("which", "how", "whose") or (w[k].text.lower() == "what" and len(w) > k + 1 and
                                                            w[k + 1].pos not in ("AUX", "VERB")):
-        while end < len(w) and w[end].pos not in ("AUX", "VERB"):
+        # (a participle modifying the noun after it is the phrase's: "how many registered beds")
+        while end < len(w) and (w[end].pos not in ("AUX", "VERB") or (
+                w[end].dep == "amod" and w[end].head > w[end].i)):
             end += 1
     return lead, k, end
 

@@ -376,22 +376,41 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
     lem = [({t.lemma_.lower(), t.lower_} | ({P.noun_lemma(t.text)} if t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()
                                    else set()), t.idx, t.idx + len(t.text), t)
            for t in doc]
-    for m in kind_matches:
-        value = m.get("value")
-        if not isinstance(value, str) or not m.get("category") or any(e.value == value for e in found):
-            continue
+    def windows(value: str):
         want = value.casefold().replace("_", " ").split()  # ("watch_manager" is named "watch managers")
         for i in range(len(lem) - len(want) + 1):
             window = lem[i:i + len(want)]
             if all(x in w[0] for x, w in zip(want, window, strict=True)) and \
                     all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
-                a, b = window[0][1], window[-1][2]
-                if free(a, b) and not of_a_name(window[-1][3]) and not names_a_column(window[-1][3]):
-                    taken.append((a, b))
-                    out.append(P.Mention(a, b, value, True))
-                    found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), True,
-                                        question[a:b]))
-                break
+                yield window
+
+    for m in kind_matches:
+        value = m.get("value")
+        if not isinstance(value, str) or not m.get("category") or any(e.value == value for e in found):
+            continue
+        for window in windows(value):
+            a, b = window[0][1], window[-1][2]
+            # a shorter kind placed inside it gives way ("home managers": the role, not the unit type "home"), and
+            # is placed again where it stands alone ("the care homes")
+            inside = [mm for mm in out if mm.start < b and a < mm.end]
+            shorter = bool(inside) and all(mm.kind and a <= mm.start and mm.end <= b and mm.end - mm.start < b - a
+                                           for mm in inside)
+            if (free(a, b) or shorter) and not of_a_name(window[-1][3]) and not names_a_column(window[-1][3]):
+                for mm in inside if shorter else ():
+                    out.remove(mm)
+                    taken.remove((mm.start, mm.end))
+                taken.append((a, b))
+                out.append(P.Mention(a, b, value, True))
+                found.append(Entity(value, tuple(m.get("columns", ())), tuple(m.get("parameters", ())), True,
+                                    question[a:b]))
+                for mm in inside if shorter else ():
+                    again = next(((w[0][1], w[-1][2]) for w in windows(mm.value) if free(w[0][1], w[-1][2])), None)
+                    if again is not None:
+                        taken.append(again)
+                        out.append(P.Mention(*again, mm.value, True))
+                    else:
+                        found[:] = [e for e in found if e.value != mm.value]
+            break
     order = {id(e): min((mm.start for mm in out if mm.value == e.value), default=0) for e in found}
     found.sort(key=lambda e: order[id(e)])
     return out, found
@@ -451,7 +470,9 @@ def build(question: str, entities: list[dict[str, Any]] | None = None,
     """The frame of ``question``; ``entities`` are ``find_entities`` matches of the question (value, columns,
     parameters, category), ``kinds`` those of its lemmas (:func:`lemma_text`), ``tools`` the catalog as
     ``list_tools`` gives it (its column roles and descriptions)."""
-    columns = frozenset(c["name"] for spec in (tools or {}).values() for c in spec.get("schema", []))
+    # (and the tools' names: "parish share" is what get_parish_share gives, not a share of the kind "parish")
+    columns = frozenset(c["name"] for spec in (tools or {}).values() for c in spec.get("schema", [])) | frozenset(
+        name for spec in (tools or {}).values() for name in (spec.get("name"), spec.get("output_predicate")) if name)
     spans, linked = mentions(question, entities or [], kinds or [], columns)
     return _Framer(P.read(question, spans), tuple(linked), tools or {}).frame()
 

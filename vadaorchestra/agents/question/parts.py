@@ -60,14 +60,17 @@ def _matches(fr: QuestionFrame) -> tuple[list[dict[str, Any]], list[dict[str, An
     return [m for m in ents if not m["category"]], [m for m in ents if m["category"]]
 
 
-def _resolved(text: str, named: str) -> str | None:
+def _resolved(text: str, named: str, things: bool = False) -> str | None:
     """The part with its pronouns of the third person standing for ``named`` ("does it have": does Croydon Depot
     have; "its cap": Croydon Depot's cap; "work there": work at Croydon Depot); None when it points at a thing by a
-    demonstrative ("that strand", "this zone"), which is another part's answer."""
+    demonstrative ("that strand", "this zone"), which is another part's answer, or by a plural pronoun after a first
+    part about things (``things``: "How many shifts did X book, and what did they cost?" — they are the shifts)."""
     doc = P.nlp()(text)
     out, pos = [], 0
     for t in doc:
         if t.lower_ in ("that", "this", "these", "those") and t.dep_ == "det":
+            return None
+        if things and t.tag_ in ("PRP", "PRP$") and t.morph.get("Number") == ["Plur"]:
             return None
         if t.tag_ in ("PRP", "PRP$") and t.morph.get("Person") == ["3"]:  # it, its, they, his, her, ...
             out.append(text[pos:t.idx])
@@ -168,7 +171,9 @@ def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
     doc = P.nlp()(text)
     # (or the rows a first part counts, all of the entity's: "How many times has X been serviced, and what did those
     # services cost in total?"; not rows it restricts, which "those" would have to keep to)
-    counted = first.count and not (first.conditions or first.periods or first.kinds or first.n is not None)
+    # (restricted as the first part is: "How many shifts did X book in May 2024, and what did they cost?" totals the
+    # May shifts, the frame below keeping the first part's period, conditions and kinds)
+    counted = first.count and first.n is None
     if not rest.total or rest.share or rest.count or rest.conditions or rest.periods or \
             not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
             not (first.who or first.listing or counted) or first.extreme or first.ranking is not None or \
@@ -229,7 +234,10 @@ class PartsComposer:
             elif i > 0 and parts and (totalled := _total_of_them(parts[0].frame, text)) is not None:
                 built = totalled
             elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
-                text = _resolved(text, named) if named is not None and i > 0 else None
+                first = parts[0].frame if parts else None
+                things = first is not None and (first.count or first.kind == "list") and first.parse is not None \
+                    and first.parse.asked is not None and first.parse.phrases[first.parse.asked].plural
+                text = _resolved(text, named, things) if named is not None and i > 0 else None
                 if text is None:
                     return []
             part = built or frame.build(text, ents, ctx.tools, kinds)
