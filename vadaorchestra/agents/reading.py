@@ -464,7 +464,9 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if not fr.compound or len(fr.parts) < 2:
         return []
     kinds = {s.kind for s in ctx.synthesized}
-    aggregates = _aggregate_functions(ctx)
+    # each count or total part its own aggregate, of a column or predicate its noun names: "how many bookings ...,
+    # and how many nights did they book?" is not answered by the count of the first part's bookings
+    aggs = aggregates(ctx)
     out = []
     given = ctx.answer_parts or []
     for i, text in enumerate(fr.parts):
@@ -480,10 +482,15 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
                 any(e.value.lower() in used for e in part.kinds)
         elif part.limit:
             ok = "threshold_check" in kinds
-        elif part.count:
-            ok = bool(aggregates & {"count", "mcount"})
-        elif part.total:
-            ok = bool(aggregates & {"sum", "msum"})
+        elif part.count or part.total:
+            # (a count "in total" may be either: "how many nights did they book in total" sums the nights)
+            funcs = {f for f, wanted in (("count", part.count), ("sum", part.total)) if wanted}
+            mine = [a for a in aggs if a[0].removeprefix("m") in funcs]
+            ok = bool(mine)
+            if ok and len(fr.parts) > 1 and sum(1 for t in fr.parts if frame.build(t).count or
+                                                frame.build(t).total) > 1 and part.asks_for:
+                ok = any(any(word_match(w, t) for w in part.asks_for for t in terms(a[1]) | terms(a[2] or ""))
+                         for a in mine)
         elif part.share:
             ok = "ratio" in kinds or any("ratio" in s.kind or "share" in s.output for s in ctx.synthesized)
         else:

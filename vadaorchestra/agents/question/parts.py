@@ -64,7 +64,8 @@ def _resolved(text: str, named: str, things: bool = False) -> str | None:
     """The part with its pronouns of the third person standing for ``named`` ("does it have": does Croydon Depot
     have; "its cap": Croydon Depot's cap; "work there": work at Croydon Depot); None when it points at a thing by a
     demonstrative ("that strand", "this zone"), which is another part's answer, or by a plural pronoun after a first
-    part about things (``things``: "How many shifts did X book, and what did they cost?" — they are the shifts)."""
+    part about things it restricts (``things``: "How many shifts did X book in May, and what did they cost?" — they
+    are the May shifts, not all of X's)."""
     doc = P.nlp()(text)
     out, pos = [], 0
     for t in doc:
@@ -171,9 +172,9 @@ def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
     doc = P.nlp()(text)
     # (or the rows a first part counts, all of the entity's: "How many times has X been serviced, and what did those
     # services cost in total?"; not rows it restricts, which "those" would have to keep to)
-    # (restricted as the first part is: "How many shifts did X book in May 2024, and what did they cost?" totals the
-    # May shifts, the frame below keeping the first part's period, conditions and kinds)
-    counted = first.count and first.n is None
+    # (or kept to a period as the first part is: "How many shifts did X book in May 2024, and what did they cost?"
+    # totals the May shifts, the frame below keeping the first part's period)
+    counted = first.count and not (first.conditions or first.kinds or first.n is not None)
     if not rest.total or rest.share or rest.count or rest.conditions or rest.periods or \
             not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
             not (first.who or first.listing or counted) or first.extreme or first.ranking is not None or \
@@ -235,8 +236,11 @@ class PartsComposer:
                 built = totalled
             elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
                 first = parts[0].frame if parts else None
+                # (a plural pronoun after a first part about things it restricts: those things, which the named
+                # entity standing for them would not keep to; "which of them" after all of X's things is X's)
                 things = first is not None and (first.count or first.kind == "list") and first.parse is not None \
-                    and first.parse.asked is not None and first.parse.phrases[first.parse.asked].plural
+                    and first.parse.asked is not None and first.parse.phrases[first.parse.asked].plural \
+                    and bool(first.periods or first.conditions)
                 text = _resolved(text, named, things) if named is not None and i > 0 else None
                 if text is None:
                     return []
