@@ -544,10 +544,12 @@ class Composer:
             if not where and e.kind and by_name and fr.asked_head and \
                     any(word_match(fr.asked_head, w) for w in terms(e.value)):
                 continue  # "Which warehouses were supplied by X": no kind column, a column named for them holds them
-            if not where and e.kind and not any(lab in naming.cols(sp) for sp in ctx.tools.values() for lab in labels):
+            if not where and e.kind and not (fr.who and any(lab in naming.cols(sp) for sp in ctx.tools.values()
+                                                            for lab in labels)):
                 # a column the tool declares a category, whatever it is called (item_type holding the films'
-                # formats): the data say at synthesis whether it holds the kind (not when another tool's output has
-                # the very column holding it: "home managers" are the staff's role, not a unit type)
+                # formats): the data say at synthesis whether it holds the kind (not for a who-question when another
+                # tool's output has the very column holding it: "Who are the home managers ...?" asks for the staff
+                # of that role, not for units of a type)
                 where = [c for sp in tools.values() for c in naming.role_columns(sp, "category") if c in strings]
             if not where:
                 return None
