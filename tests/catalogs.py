@@ -17,8 +17,23 @@ def write_catalog(root: Path, tools: dict[str, str], files: dict[str, str]) -> P
     return root
 
 
-def ask(question: str, root: Path):
-    """The offline run of ``question`` over the catalog of ``root`` (data resolved under it)."""
-    from vadaorchestra.agents.run import ask_sync
+_SERVERS: dict[Path, tuple[object, object]] = {}
 
-    return ask_sync(question, catalog=root / "catalog", data=root)
+
+def ask(question: str, root: Path):
+    """The offline run of ``question`` over the catalog of ``root`` (data resolved under it), through one server per
+    catalog for the whole test session (started on first use, as an MCP client meets a running server; a server's
+    start costs about as much as a question)."""
+    import atexit
+
+    import anyio
+
+    from vadaorchestra.agents.local import LocalServer
+    from vadaorchestra.agents.run import ask as run
+
+    if root not in _SERVERS:
+        server = LocalServer(root / "catalog", root)
+        _SERVERS[root] = (server, server.__enter__())
+        atexit.register(server.__exit__, None, None, None)
+    params = _SERVERS[root][1]
+    return anyio.run(lambda: run(question, server_params=params, catalog=root / "catalog", data=root))
