@@ -467,11 +467,13 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # each count or total part its own aggregate, of a column or predicate its noun names: "how many bookings ...,
     # and how many nights did they book?" is not answered by the count of the first part's bookings
     aggs = aggregates(ctx)
+    linked = [{"value": e.value, "columns": list(e.columns), "parameters": list(e.parameters), "category": e.kind}
+              for e in fr.entities]
+    frames = [frame.build(text, linked, ctx.tools) for text in fr.parts]
+    several = sum(1 for part in frames if part.count or part.total) > 1
     out = []
     given = ctx.answer_parts or []
-    for i, text in enumerate(fr.parts):
-        part = frame.build(text, [{"value": e.value, "columns": list(e.columns), "parameters": list(e.parameters),
-                                   "category": e.kind} for e in fr.entities], ctx.tools)
+    for i, (text, part) in enumerate(zip(fr.parts, frames, strict=True)):
         ok = True
         if part.how == "yes-no" and not part.limit:
             # "is any of them a freighter?": answered yes or no, by the first part's computation restricted to the
@@ -487,8 +489,7 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             funcs = {f for f, wanted in (("count", part.count), ("sum", part.total)) if wanted}
             mine = [a for a in aggs if a[0].removeprefix("m") in funcs]
             ok = bool(mine)
-            if ok and len(fr.parts) > 1 and sum(1 for t in fr.parts if frame.build(t).count or
-                                                frame.build(t).total) > 1 and part.asks_for:
+            if ok and several and part.asks_for:
                 ok = any(any(word_match(w, t) for w in part.asks_for for t in terms(a[1]) | terms(a[2] or ""))
                          for a in mine)
         elif part.share:

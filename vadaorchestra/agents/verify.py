@@ -615,7 +615,7 @@ def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
         held = periods.months(*found)
     elif found is not None:
         held = None  # a year
-    elif words <= years | set(_MONTHS) | periods.RANGE_WORDS | periods.RANGE_OPENERS:
+    elif words <= years | set(_MONTHS):
         # the months the question names with the year ("over January and March 2024": both)
         named = {_MONTHS[w] for w in re.findall(r"[a-z]+", fr.question.lower()) if w in _MONTHS}
         held = {(y, m) for y in years for m in named} or None
