@@ -62,6 +62,9 @@ def read(question: str, *names: str):
      {"number": ("87.5 %", None), "n": 2}, "In term 2025-2, 87.5 % of the seats of Quantum Mechanics was filled."),
     ("Which patients did Northgate Family Clinic bill claims for?", ["Northgate Family Clinic"],
      {"names": ["A", "B", "C"]}, "Northgate Family Clinic billed claims for 3 patients: A, B and C."),
+    # a participle of the subject's noun is not the clause's verb ("is ... paid" is no passive here)
+    ("What is the average weekly fee paid by the residents of Ivy House?", ["Ivy House"],
+     {"number": ("1326.43", "GBP"), "n": 2}, "The average weekly fee paid by the residents of Ivy House is 1326.43 GBP."),
 ])
 def test_the_question_is_restated_around_what_was_found(question, names, answer, expected):
     p = read(question, *names)
@@ -110,6 +113,18 @@ def test_an_answer_says_its_amount_with_the_unit_the_catalog_declares_and_the_li
     problems = wording.lint("The hourly_rate of the Glacios 2 is is 95, 0.25 of the total.", result.ctx)
     assert "identifier 'hourly_rate'" in problems and "doubled word 'is is'" in problems
     assert "amount '95' without its unit 'GBP'" in problems
+
+
+def test_an_average_of_an_amount_says_the_amounts_unit():
+    from vadaorchestra.agents.run import ask_sync
+    from vadaorchestra.eval import resolve
+
+    ds = resolve("care_homes")
+    result = ask_sync("What is the average weekly fee paid by the residents of Ivy House?", catalog=ds.catalog,
+                      data=ds.data_root)
+    assert result.verified
+    assert result.answer == "The average weekly fee paid by the residents of Ivy House is 1326.43 GBP."
+    assert wording.lint(result.answer, result.ctx) == []
 
 
 def test_labels_and_units_are_checked_where_the_catalog_declares_them(tmp_path):

@@ -294,6 +294,8 @@ def _verb_after(rest: list[Word], e: int) -> int | None:
     while g < len(rest) and (rest[g].pos in ("ADV", "PART") or rest[g].lemma == "not"):
         g += 1
     if g < len(rest) and rest[g].pos in ("VERB", "AUX") and rest[g].tag.startswith("VB"):
+        if rest[g].dep == "acl" and any(t.i == rest[g].head for t in rest[:e]):
+            return None  # a participle of the subject's noun, not the clause's verb ("the fee paid by X")
         return g
     # the tagger may read a bare verb after a name as a noun ("did X place with Y")
     if g < len(rest) and rest[g].pos == "NOUN" and rest[g].tag == "NN" and (g + 1 == len(rest) or
@@ -499,8 +501,8 @@ def words_of(text: str) -> str:
 # --- the answer of one query ----------------------------------------------------------------------------------------
 def column_unit(ctx: RunContext, column: str, tools: Sequence[str] = ()) -> str | None:
     """The unit the catalog declares for the tool output column a column comes from: the query's tools first, then
-    the catalog's; a derived column ("total_amount", "max_rate_gbp") is its measure's."""
-    names = [column, *(column.split("_", 1)[1:] if column.split("_", 1)[0] in ("total", "max", "min", "sum") else [])]
+    the catalog's; a derived column ("total_amount", "max_rate_gbp", "average_fee_gbp") is its measure's."""
+    names = [column, *(column.split("_", 1)[1:] if column.split("_", 1)[0] in ("total", "max", "min", "sum", "average") else [])]
     order = [*tools, *(t for t in ctx.tools if t not in tools)]
     for name in reversed(names):
         for tool in order:
