@@ -233,7 +233,8 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 13, "bank_plus": 120
               "blood_service": 15, "waste_recycling": 14, "scout_association": 14, "patent_office": 11,
               "toll_motorway": 9, "underground_mine": 12, "housing_association": 11, "pigeon_racing": 9,
               "campaign_finance": 13, "leisure_pools": 15, "radio_network": 8, "court_listings": 14,
-              "allotment_plots": 14, "care_homes": 13, "diocese_parishes": 8}
+              "allotment_plots": 14, "care_homes": 13, "diocese_parishes": 8,
+              "weather_network": 13, "bike_share": 13}
 
 
 @pytest.mark.slow

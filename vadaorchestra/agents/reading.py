@@ -311,6 +311,9 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
                     word_match(w, t) for w in fr.words for t in terms(column) | terms(labels.get(column, "")))]
         if out:
             return out
+    out = _ordered_by_another(fr, ctx)
+    if out:
+        return out
     if not (fr.extreme and fr.measure_words and fr.superlative in frame.QUANTITY_SUPERLATIVES):
         return []  # (an adjective's measure, "the highest-paid player", "the heaviest shipment", is the composer's)
     # words that name nothing of the catalog ("the most visitors" where no tool or column says visitors) leave the
@@ -325,6 +328,29 @@ def _measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             out.append(f"the question's '{fr.superlative or func}' measures {' '.join(measure)!r}, and the "
                        f"computation takes the {'highest' if func == 'max' else 'lowest'} {column}")
     return list(dict.fromkeys(out))
+
+
+def _ordered_by_another(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A superlative whose words name a number column of the catalog by its head ("the highest elevation":
+    elevation_m) orders by that column: the answer is built from a predicate holding it (or a column derived from
+    it), not ranked by another amount ("stations at the highest elevation" answered by their maintenance cost)."""
+    if not (fr.extreme or fr.ranking) or not fr.measure_words:
+        return []
+    numbers = list(dict.fromkeys(c["name"] for spec in ctx.tools.values() for c in spec.get("schema", [])
+                                 if c["type"] in ("int", "float")))
+    named = head_named(tuple(fr.measure_words), numbers, ctx)
+    if not named:
+        return []
+    # the predicates the answer's values are read from: the rules' when a rule holds them (a tool called beside may
+    # hold the same things, as every station of the office does)
+    values = [str(x).lower() for x in ctx.answer_values or [] if isinstance(x, str)]
+    holding = [v for v in ctx.answer_predicates() if any(str(x).lower() in values for f in v.facts for x in f.values())]
+    ruled = [v for v in holding if v.origin == "synthesized"]
+    held = {c for v in (ruled or holding) for c in v.columns} | {col for _f, _p, col, _o, _w in aggregates(ctx) if col}
+    if any(c in held or any(c in h for h in held) for c in named):
+        return []
+    return [f"the question's '{fr.superlative or 'highest'}' orders by {' '.join(fr.measure_words)!r} "
+            f"({', '.join(named)}), and no step of the computation holds it"]
 
 
 def _bound_misread(fr: QuestionFrame, ctx: RunContext, column: str) -> list[str]:
@@ -610,7 +636,10 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     said |= {w for w, ents in fr.unplaced_near if any(e.lower() in params for e in ents)}
     if (fr.extreme or fr.ranking) and _aggregate_functions(ctx) & {"max", "min", "count"}:
         said |= set(fr.measure_words)  # "the highest-paid employee": the measure the ordering was computed on
-    left = [w for w in fr.unplaced if not any(word_match(w, x) for x in said)]
+    # the unit of a column the computation aggregated ("the average length, in minutes": duration_min, in min)
+    units = [u for _f, _p, col, _o, _w in aggregates(ctx) if col and (u := column_unit(col, ctx))]
+    left = [w for w in fr.unplaced if not any(word_match(w, x) for x in said)
+            and not any(naming.names_unit((w,), u) for u in units)]
     if not left:
         return []
     return [f"the question says {', '.join(repr(w) for w in left)}, which names nothing in the catalog or the "

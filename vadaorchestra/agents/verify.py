@@ -543,9 +543,11 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         pass
     elif noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted
-        if not any(a[0] in ("sum", "msum") and a[2] in numeric for a in aggs):
+        # (on average: a mean of it, "On average, how many hours of sunshine did X get per month?")
+        funcs, what = (("avg",), "mean") if fr.average else (("sum", "msum"), "sum")
+        if not any(a[0] in funcs and a[2] in numeric for a in aggs):
             problems.append(f"the question asks how many {noun_text}, a quantity of the column "
-                            f"{numeric[0]}, and no sum of it was computed")
+                            f"{numeric[0]}, and no {what} of it was computed")
     elif noun_text:
         noun = _words(noun_text)
         seq = re.findall(r"[a-z]+", noun_text.lower())
@@ -684,6 +686,7 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         if not _keeps_to(ctx, fr, period):
             problems.append(f"not checked: the question names the period {period!r}, and no step of the computation "
                             f"keeps to it (no tool of the computation is about it, no rule or call restricts to it)")
+    problems += _averaged(ctx, fr, aggs)
     kinds = {s.kind for s in ctx.synthesized}
     if fr.limit and "threshold_check" not in kinds:
         problems.append("not checked: the question asks whether a limit is passed, and no threshold check compared "
@@ -760,6 +763,26 @@ def check_frame(ctx: RunContext, aggs: list | None = None) -> list[str]:
         else:
             problems += _over_repeated_rows(ctx, fr, values[0], aggs) + _ordered_unsaid(ctx, fr, aggs)
     return problems
+
+
+def _averaged(ctx: RunContext, fr: frame.QuestionFrame, aggs: list) -> list[str]:
+    """An average rests on a mean (or a ratio); one "per month" on a mean over rows that are one per month: a column
+    of the averaged rows named by the word, each value once."""
+    if not fr.average or fr.share:
+        return []
+    means = [a for a in aggs if a[0] == "avg"]
+    if not means and not any(_divides(_rules(s.program)) for s in ctx.synthesized):
+        return ["the question asks an average, and no step of the computation averages (no mean, no ratio)"]
+    if not fr.average_per:
+        return []
+    for _f, pred, _col, _others, _words in means:
+        view = ctx.predicates.get(pred)
+        named = [c for c in (view.columns if view else []) if any(word_match(fr.average_per, t) for t in terms(c))]
+        keys = [tuple(f.get(c) for c in named[:1]) for f in view.facts] if view is not None else []
+        if not named or len(set(keys)) != len(keys):
+            return [f"the question asks an average per {fr.average_per}, and the mean was taken over {pred}'s rows, "
+                    f"which are not one per {fr.average_per}"]
+    return []
 
 
 def _over_repeated_rows(ctx: RunContext, fr: frame.QuestionFrame, value: object, aggs: list) -> list[str]:

@@ -541,9 +541,11 @@ def say(ctx: RunContext, values: Sequence[Any], *, column: str | None, tools: Se
             v = numbers[0]
             said = shown(ctx, v, column, tools, with_unit=False)
             u = column_unit(ctx, column, tools) if column and "%" not in said else None
-            if u and _named_by_noun(fr.question, u):
-                u = None  # "the combined length in kilometres ... is 13.9"
             text = restate(p, number=(said, u), n=1 if v == 1 else 2)
+            bare = restate(p, number=(said, None), n=1 if v == 1 else 2) if u and _named_by_noun(fr.question, u) \
+                else None
+            if bare is not None and _named_by_noun(bare, u):
+                text = bare  # "the combined length in kilometres ... is 13.9" (when the sentence still says it)
         elif values and len(numbers) == len(values):
             text = restate(p, value=join([shown(ctx, v, column, tools) for v in values]), n=len(values))
         else:

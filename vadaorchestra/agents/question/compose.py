@@ -800,7 +800,7 @@ class Composer:
     @staticmethod
     def _measure(fr: QuestionFrame, nums: list[str], floats: set[str], amounts: list[str],
                  elsewhere: list[str] = (), things: frozenset[str] = frozenset(),
-                 labels: dict[str, tuple[str, bool]] | None = None) -> str | None:
+                 labels: dict[str, tuple[str, bool]] | None = None, units: list[str] = ()) -> str | None:
         """The number column a total sums or an extreme orders by: named by the asked phrase, by the words after the
         superlative, by the adjective's measure ("heaviest": weight), by the question's words ("how much": an
         amount, a float), by a declared amount role, or the only one."""
@@ -832,6 +832,9 @@ class Composer:
             found = naming.named(fr.measure_words, nums) or labelled(fr.measure_words)
             if not found and fr.superlative in MEASURE_OF:
                 found = naming.named((MEASURE_OF[fr.superlative],), nums)
+        if not found:
+            # named by its unit ("the average length, in minutes": duration_min, in min; not the fare, an amount)
+            found = [c for c in units if c in nums][:1] if len([c for c in units if c in nums]) == 1 else []
         if not found:
             # "how much": an amount, not a count of things
             pool = [c for c in nums if c in floats] if fr.how == "how much" else nums
@@ -1190,6 +1193,18 @@ class Composer:
         self.what = f"share of {whole} ({part} {what})"
         return out
 
+    def _one_row_per(self, ctx: RunContext, per: str) -> bool:
+        """An average "per month" is the mean over the rows when the rows are one per month: the query's tool has a
+        column named so with one row per value (for each value of its parameters). Nothing said: the rows."""
+        if not per:
+            return True
+        view = next((v for v in ctx.predicates.values() if v.tool == self.query.tool), None)
+        if view is None or not view.complete:
+            return False
+        named = [c for c in view.columns if c not in view.param_columns and any(word_match(per, t) for t in terms(c))]
+        keys = [tuple(f.get(c) for c in [*view.param_columns, *named[:1]]) for f in view.facts]
+        return bool(named) and len(set(keys)) == len(keys)
+
     def _aggregate(self, ctx: RunContext, fr: QuestionFrame, rows: str, head: list[tuple[str, str, str]],
                    what: str) -> list[RuleProposal]:
         columns = [c for c, _v, _t in head]
@@ -1225,6 +1240,13 @@ class Composer:
                 return []
             c = counted[0]
             self.output, self.answer_column = f"{rows}_count", f"{c}_count"
+            if c in nums and fr.average:  # "On average, how many hours of sunshine per month": a mean
+                if not self._one_row_per(ctx, fr.average_per):
+                    return []
+                self.output, self.answer_column = f"{rows}_average", f"average_{c}"
+                self.what = f"average {naming.prose(c, ctx)} {what}"
+                return [one(self.output, self.answer_column, "float", f"{row()}, V = avg({var[c]})",
+                            f"average: {c} of {rows} averaged over its rows")]
             if c in nums:  # "how many credits": a quantity, summed over the rows
                 self.answer_column = f"total_{c}"
                 return [one(self.output, self.answer_column, "float", f"{row()}, V = sum({var[c]})",
@@ -1257,10 +1279,13 @@ class Composer:
                 kind="filter")]
         if fr.kind == "total":
             measure = self._measure(fr, nums, floats, amounts, naming.catalog_numbers(ctx),
-                                    labels=self._labels(ctx, self._tools(q)))
+                                    labels=self._labels(ctx, self._tools(q)),
+                                    units=naming.unit_named(fr.words, ctx, self._tools(q), nums))
             if measure is None:
                 return []
             if fr.average:  # "the average assessment mark": the mean over the rows
+                if not self._one_row_per(ctx, fr.average_per):
+                    return []
                 self.output, self.answer_column = f"{rows}_average", f"average_{measure}"
                 self.what = f"average {naming.prose(measure, ctx)} {what}"
                 return [one(self.output, self.answer_column, "float", f"{row()}, V = avg({var[measure]})",

@@ -238,6 +238,8 @@ class QuestionFrame:
     conditions: tuple[Condition, ...] = ()
     direct: bool | None = None  # True: direct relations only; False: the whole chain; None: not said
     average: bool = False  # "the average assessment mark", "on average": a mean (a total's kind)
+    # what an average is taken per ("on average ... per month", "each month"): the noun's stem, "" when unsaid
+    average_per: str = ""
     # the whole chain with the entity's own things: "counting all of its sub-departments", "X or any of its subgenres"
     own: bool = False
     grouping: str | None = None
@@ -298,7 +300,7 @@ class QuestionFrame:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "asks_for": self.asks_for, "n": self.n, "extreme": self.extreme,
-                "ranking": self.ranking, "direct": self.direct, "grouping": self.grouping,
+                "ranking": self.ranking, "direct": self.direct, "grouping": self.grouping, "average_per": self.average_per,
                 "entities": [e.value for e in self.entities if not e.kind],
                 "kinds": [e.value for e in self.entities if e.kind],
                 "filters": [e.value for e in self.entities if not e.parameters],
@@ -527,6 +529,7 @@ class _Framer:
             asks_for=asks_for,
             how_many=how_many, who=who, entities=self._restricting(chain), conditions=self._conditions(n),
             direct=direct, own=direct is False and self._own(), average=average,
+            average_per=self._average_per() if average else "",
             grouping=self._grouping(), unplaced=self._unplaced(), compound=len(parts) > 1, n=n, ranking=ranking,
             unplaced_near=self._near(), entity_is=self._entity_is(),
             relations=relations, parts=parts, asked_text=asked.text if asked else "", words=words,
@@ -666,6 +669,18 @@ class _Framer:
                 return True
         return False
 
+    def _average_per(self) -> str:
+        """The noun an average is per: "per month", "each month", "every week" (a time or a thing, not a grouping
+        by a named column: "by sector")."""
+        for t in self.w:
+            if t.lemma == "per" and t.dep == "prep":
+                obj = next((x for x in self.w if x.head == t.i and x.dep == "pobj"), None)
+                if obj is not None and obj.entity is None:
+                    return stem(obj.lemma)
+            if t.lemma in ("each", "every") and t.dep == "det" and self.w[t.head].dep == "npadvmod":
+                return stem(self.w[t.head].lemma)
+        return ""
+
     def _total(self, share: bool) -> bool:
         if self.p.form == "how much" and not share:
             return True
@@ -700,6 +715,8 @@ class _Framer:
         plural = asked.plural if asked is not None else False
         if ph is not None and ph is not asked and asked is not None:
             plural = asked.plural
+        if plural and self._one_of():
+            plural = False  # "Which of X's stations sits at the highest elevation?": one of them
         # a quantity asked with its superlative ("What were the fewest grade points ...") is one value
         quantity = ph is asked and asked is not None and self.p.form not in ("imperative",) and \
             self.p.question_word in ("what", None) and self._numeric_column(asked)
@@ -708,6 +725,15 @@ class _Framer:
             if quantity or not (asked is not None and asked.plural and ph is asked):
                 return direction, None, 1
         return None, direction, n
+
+    def _one_of(self) -> bool:
+        """The question word picks one of a plural ("Which of X's stations sits ...", "Which of them recorded ..."):
+        its verb is not plural (a present plural, "Which of them have ...", may mean several)."""
+        wh = next((t for t in self.w if t.tag in ("WDT", "WP") and t.text.lower() in ("which", "who")), None)
+        if wh is None or not any(t.head == wh.i and t.lemma == "of" for t in self.w):
+            return False
+        verb = self.w[wh.head] if 0 <= wh.head < len(self.w) else None
+        return verb is not None and verb.tag != "VBP" and verb.text.lower() not in ("are", "were")
 
     def _numeric_column(self, ph: Phrase) -> bool:
         """The phrase names a number column of the catalog ("grade points": grade_points)."""
