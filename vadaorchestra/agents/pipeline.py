@@ -293,8 +293,11 @@ class Pipeline:
                 found = verify.check_question(text, ctx) + reading.check_reading(text, ctx)
                 checks += [{**c, "part": k} for c in reading.outcomes(ctx)]
             problems += [f"part {k} ({part.question!r}): {p}" for p in found]
+        # (and against the whole question: what a later part's pronoun points back at)
+        back = reading.check_pointing_back(ctx, list(ctx.part_composers))
+        checks.append({"check": "parts point back", "ok": not back, "problems": back})
         ctx.checks = checks
-        return problems
+        return problems + back
 
     # --- Retriever --------------------------------------------------------------------------------------------------
     async def _retrieve(self) -> str:

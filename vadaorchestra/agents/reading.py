@@ -29,7 +29,7 @@ from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, naming, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, head_named, last_word_named
-from vadaorchestra.agents.verify import _rules, aggregates, derivation_constants, used_constants
+from vadaorchestra.agents.verify import _derived_from, _rules, aggregates, derivation_constants, used_constants
 from vadaorchestra.datalog import ast as A
 
 
@@ -518,6 +518,11 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             if ok and several and part.asks_for:
                 ok = any(any(word_match(w, t) for w in part.asks_for for t in terms(a[1]) | terms(a[2] or ""))
                          for a in mine)
+            if ok and i > 0 and _points_back(text):
+                # "How many trips did X make in June, and how many minutes did they last altogether?": they are the
+                # trips, so the part's aggregate reads the rows of the tool the first part's does (not the e-bike
+                # minutes of another tool)
+                ok = _same_rows(ctx, aggs, frames[0], part, mine)
         elif part.share:
             ok = "ratio" in kinds or any("ratio" in s.kind or "share" in s.output for s in ctx.synthesized)
         else:
@@ -532,6 +537,49 @@ def _parts(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         if not ok:
             out.append(f"the question asks {text!r}, and no step of the computation answers that part")
     return out
+
+
+def _points_back(text: str) -> bool:
+    """Whether a later part speaks of the first part's things by a plural pronoun ("they", "them", "their")."""
+    from vadaorchestra.agents.question import parse as P
+
+    return any(t.tag_ in ("PRP", "PRP$") and t.morph.get("Number") == ["Plur"] and t.morph.get("Person") == ["3"]
+               for t in P.nlp()(text))
+
+
+def check_pointing_back(ctx: RunContext, composers: list) -> list[str]:
+    """A question answered part by part: a later part that speaks of the first part's things by a plural pronoun
+    ("..., and how many minutes did they last altogether?") is answered from rows of a tool the first part's answer
+    was derived from (the trips' durations, not another tool's e-bike minutes)."""
+    whole = frame.of(ctx)
+    outputs = [getattr(c, "output", None) for c in composers]
+    if len(whole.parts) != len(outputs) or not outputs or not outputs[0]:
+        return []
+
+    def tools(pred: str) -> set[str]:
+        return {v.tool for p in _derived_from(ctx, pred) if (v := ctx.predicates.get(p)) is not None and v.tool}
+
+    first = tools(outputs[0])
+    return [f"part {k} ({text!r}) speaks of the first part's things, and its answer is derived from "
+            f"{', '.join(sorted(tools(out))) or 'nothing'}, not from {', '.join(sorted(first))} as the first part's"
+            for k, (text, out) in enumerate(zip(whole.parts, outputs, strict=True), 1)
+            if k > 1 and out and first and _points_back(text) and not tools(out) & first]
+
+
+def _same_rows(ctx: RunContext, aggs: list, first: QuestionFrame, part: QuestionFrame, mine: list) -> bool:
+    """A later part's aggregate (one naming its noun, else any of its kind) reads rows of a tool the first part's
+    aggregate (one naming the first part's noun) reads."""
+    def named(a, words) -> bool:
+        return any(word_match(w, t) for w in words for t in terms(a[1]) | terms(a[2] or ""))
+
+    def tools(a) -> set[str]:
+        return {v.tool for p in _derived_from(ctx, a[1]) if (v := ctx.predicates.get(p)) is not None and v.tool}
+
+    firsts = [a for a in aggs if named(a, first.asks_for)]
+    ours = [a for a in mine if a not in firsts and named(a, part.asks_for)] or [a for a in mine if a not in firsts]
+    if not firsts or not ours:
+        return True  # (which aggregate is which is not told apart: the checks above stand)
+    return any(tools(a) & tools(b) for a in ours for b in firsts)
 
 
 def _gives_a_value(answer: str, words: tuple[str, ...], views: list) -> bool:

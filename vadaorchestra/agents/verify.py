@@ -102,15 +102,18 @@ def _answer_numbers(answer: str, strings: set[str], question: str):
     """The numbers written in an answer: (match, value meant, value shown, suffix, tolerance of the rounding).
 
     Digits inside names of the facts or the question ("Company 000042") are part of an entity, not numbers."""
-    masked = answer
     # the question's own words around its numbers, restated by the answer ("booked in March 2024", "more than £50")
     said = [w.strip(",;:()\"") for w in question.rstrip("?.! ").split()]  # "in March 2024, and ..."
     restated = {" ".join(said[i:i + k]) for k in (2, 3) for i in range(len(said) - k + 1)
                 if any(c.isdigit() for c in " ".join(said[i:i + k]))}
-    for name in sorted(strings | restated | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", question)),
-                       key=len, reverse=True):
+    # (each name found in the answer as written, so that overlapping ones are all masked: "stations in Q3" and
+    # "Q3 2024" of "... stations in Q3 2024")
+    hidden = [False] * len(answer)
+    for name in strings | restated | set(re.findall(r"[A-Z][\w&'.-]*(?:\s+[\w&'.-]+)*\s+\d+", question)):
         if len(name) >= 3 and not _NUMBER.fullmatch(name):
-            masked = re.sub(re.escape(name), lambda m: "#" * len(m.group(0)), masked, flags=re.I)
+            for m in re.finditer(re.escape(name), answer, flags=re.I):
+                hidden[m.start():m.end()] = [True] * (m.end() - m.start())
+    masked = "".join("#" if h else c for c, h in zip(answer, hidden, strict=True))
     for m in _NUMBER.finditer(masked):
         raw, suffix = m.group(1), m.group(2)
         try:

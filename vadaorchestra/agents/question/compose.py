@@ -97,6 +97,7 @@ class Composer:
         self.deferred: list[tuple[str, str, str]] = []  # conditions on a total per thing: (column, op, constant)
         self.rows: str | None = None  # the selection the aggregate reads
         self.chosen_column: str | None = None  # the asked column a reading chose (ask --reading N)
+        self.only: set[str] | None = None  # the tools its anchor may be (a part about the first part's rows)
         self.tag = ""  # names this query's rules apart from another's (a part of the question: "part2")
         self.fallbacks: list[Query] = []  # queries of other tools, best first (see _switch)
         self.switched = False  # the query changed at synthesis: its tool is called at the next replan
@@ -123,6 +124,8 @@ class Composer:
         found: list[Query] = []
         words = set(fr.naming_words) - frame.OPERATION_WORDS - {w for e in fr.entities for w in terms(e.value)}
         for tool, spec in sorted(ctx.tools.items()):
+            if self.only is not None and tool not in self.only:
+                continue
             bindings = list(self._bindings(fr, tool, spec))
             if not bindings and (every := self._every(fr, spec)) is not None:
                 q = self._cover(ctx, fr, tool, {}, set(), None, scores, every=every)
@@ -362,7 +365,11 @@ class Composer:
     @staticmethod
     def _joins(ctx: RunContext, tool: str, spec: dict[str, Any]) -> list[Join]:
         out = []
-        strings = naming.cols(spec, ("string",))
+        # (never a column of kinds: "zone_type" holds "ward", no zone's name; nor, for a tool that follows a chain,
+        # the thing it was called for: its things are the ones along the chain)
+        kinds = set(naming.role_columns(spec, "category"))
+        own = set((spec.get("parameter_columns") or {}).values()) if naming.follows_chain(spec) else set()
+        strings = [c for c in naming.cols(spec, ("string",)) if c not in kinds and c not in own]
         for other, ospec in sorted(ctx.tools.items()):
             if other == tool or len(ospec["parameters"]) != 1 or ospec["parameters"][0]["type"] != "string":
                 continue
@@ -729,7 +736,9 @@ class Composer:
         ("Which institution has borrowed the most objects?": the objects of its loans), which is returned."""
         words = fr.measure_words
         # (a quantity's determiner, "the most appointments", "the fewest visits"; not "the highest-paid player")
-        if not (fr.who and (fr.extreme or fr.ranking and fr.n) and fr.superlative in frame.QUANTITY_SUPERLATIVES
+        # (things asked, "Which ...", or named by an imperative: "Name the three stations that had the most visits")
+        if not ((fr.who or fr.how == "imperative") and (fr.extreme or fr.ranking and fr.n)
+                and fr.superlative in frame.QUANTITY_SUPERLATIVES
                 and words) or fr.total or \
                 naming.named(words, nums) or word_match(words[-1], fr.asked_head):
             return False
@@ -819,8 +828,10 @@ class Composer:
 
         ranked = bool(fr.ranking and fr.superlative and fr.measure_words and not fr.extreme)
         found = (naming.named(fr.measure_words, nums) or labelled(fr.measure_words)) if ranked else []
-        if ranked and not found and naming.named(fr.measure_words, [c for c in elsewhere if c not in nums]):
-            return None  # the measure is another tool's column
+        if (ranked or fr.extreme) and not found and fr.superlative and fr.measure_words and \
+                not naming.named(fr.measure_words, nums) and not labelled(fr.measure_words) and \
+                naming.named(fr.measure_words, [c for c in elsewhere if c not in nums]):
+            return None  # the measure is another tool's column ("the smallest annual allocation", not the area)
         if ranked and not found and fr.superlative in frame.QUANTITY_SUPERLATIVES and \
                 any(word_match(w, t) for w in fr.measure_words for t in things):
             # "the three packages with the most issues": things a tool lists, counted where they are listed, never
@@ -1235,6 +1246,9 @@ class Composer:
             capped = naming.bound_columns(ctx.tools[t] for t in self._tools(q))
             by_unit = naming.unit_named(naming.seq(fr.how_many), ctx, self._tools(q),
                                         [c for c in nums if c not in capped]) if fr.how_many else []
+            head = naming.seq(fr.how_many)[-1:] if fr.how_many else ()
+            if head and any(word_match(head[0], t) for c in strings for t in terms(c)):
+                by_unit = []  # "how many docking stations": the stations counted, not the docks (a unit) summed
             counted = by_unit[:1] or [c for c in asked if c in strings] or asked
             if not counted:
                 return []

@@ -65,6 +65,9 @@ DIRECT_WORDS = frozenset("directly direct immediately immediate".split())
 ASPECT_VERBS = frozenset("end keep start begin continue stop go happen manage tend".split())
 # verbs that say little of their own before an object noun ("holds a role": has one; "takes a stake")
 LIGHT_VERBS = frozenset("be have get do make take give include contain hold".split())
+# support verbs of an action a noun names ("carry out visits", "perform inspections", "conduct audits"): light when
+# their object names a tool (with its particle, for a phrasal one)
+SUPPORT_VERBS = {"carry": "out", "perform": None, "conduct": None, "undertake": None}
 ANY_LEVEL = frozenset("level depth tier step".split())
 _PER_TIME = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "hourly": "hour"}
 # prepositions of a hierarchy, as the words a tool's name says them with ("sit under X": the units below X)
@@ -1085,8 +1088,10 @@ class _Framer:
         w = self.w
         chain = [t for t in w if t.i not in self.negated and (
             t.lemma in CHAIN_ADVERBS or t.lemma in CHAIN_ADJECTIVES)]
+        # (or "all of its wards and neighbourhoods": kinds of unit the catalog holds, not the entity's records)
         subs = [t for t in w if t.i not in self.negated and (self._sub(t) or (
-            t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and self._all_its(t)))]
+            t.pos == "NOUN" and t.tag in ("NNS", "NNPS") and (self._all_its(t) or (self._all_of_its(t) and (
+                t.kind is not None or any(x.head == t.i and x.dep == "conj" and x.kind for x in w))))))]
         # (not "directly rather than through one of its zones": the chain said as what is not asked)
         through = [t for t in w if t.i not in self.negated and t.lemma in ("through", "via") and
                    self._through(t)[0] is not None and not (t.i >= 2 and w[t.i - 1].lemma == "than"
@@ -1285,6 +1290,8 @@ class _Framer:
             if t.lemma in LIGHT_VERBS and any(self.w[c].tag in ("JJS", "RBS") and self.w[c].head == t.i
                                               for c in range(len(self.w))):
                 continue  # "took the longest to resolve", "has the most": the superlative says what is measured
+            if t.lemma in SUPPORT_VERBS and t.i in self._light():
+                continue  # "carried out visits": the visits (a tool's) name the action
             if self.asked is not None and t.dep == "conj" and t.head == self.asked.head:
                 continue  # "Which companies or people own ...": one of the things asked
             if t.pos in ("VERB", "ADJ") and self._measures(t, vocabulary):
@@ -1365,7 +1372,9 @@ class _Framer:
         the roles' tool; "hold" names no tool of holdings here): the noun names the relation, not the verb."""
         w = self.w
         names = {t for spec in self.tools.values() for t in terms(spec.get("name", "")) - {"get"}}
-        return {t.i for t in w if t.pos == "VERB" and t.lemma in LIGHT_VERBS and any(
+        return {t.i for t in w if t.pos == "VERB" and (t.lemma in LIGHT_VERBS or (t.lemma in SUPPORT_VERBS and (
+            SUPPORT_VERBS[t.lemma] is None or any(x.head == t.i and x.lemma == SUPPORT_VERBS[t.lemma] for x in w))))
+            and any(
             x.head == t.i and x.dep == "dobj" and x.pos == "NOUN" and x.entity is None and x.kind is None
             and any(word_match(stem(x.lemma), n) for n in names) for x in w)}
 

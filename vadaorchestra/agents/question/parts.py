@@ -175,7 +175,9 @@ def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
     # (or kept to a period as the first part is: "How many shifts did X book in May 2024, and what did they cost?"
     # totals the May shifts, the frame below keeping the first part's period)
     counted = first.count and not (first.conditions or first.kinds or first.n is not None)
-    if not rest.total or rest.share or rest.count or rest.conditions or rest.periods or \
+    # (a quantity in a unit, totalled: "how many minutes did they last altogether?")
+    quantity = rest.count and rest.how_many and any(t.lower_ in frame.TOTAL_WORDS for t in doc)
+    if not rest.total or rest.share or (rest.count and not quantity) or rest.conditions or rest.periods or \
             not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
             not (first.who or first.listing or counted) or first.extreme or first.ranking is not None or \
             first.n is not None or (first.count and not counted) or first.total or first.limit or first.parse is None:
@@ -190,8 +192,10 @@ def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
                         and t.lemma_.lower() not in frame.LIGHT_VERBS | frame.STOPWORDS)
     if not measure or any(t.ent_type_ for t in doc if t.pos_ == "PROPN"):
         return None
+    # (its words with the measure's, which may be a unit: "minutes" names duration_min, in min)
     return replace(first, total=True, count=False, listing=False, who=False, asks_for=measure,
-                   asked_head=measure[-1], how_many=None, compound=False, parts=(), question=first.question)
+                   asked_head=measure[-1], how_many=None, compound=False, parts=(), question=first.question,
+                   words=tuple(dict.fromkeys(first.words + measure)))
 
 
 @dataclass
@@ -255,6 +259,8 @@ class PartsComposer:
             composer = Composer()
             composer.tag = f"part{i + 1}"
             composer.exists = exists is not None
+            if built is not None and parts[0].composer.query is not None:
+                composer.only = {parts[0].composer.query.tool}  # the first part's rows, totalled
             with as_part(ctx, part):
                 about, joined = scores_of(ctx)
                 chosen = composer.choose(ctx, about, joined)
