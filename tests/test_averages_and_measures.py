@@ -6,6 +6,8 @@ three verified. A small catalog of our own, whole runs offline."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from catalogs import ask, write_catalog
 
@@ -154,3 +156,15 @@ def test_a_measure_named_by_its_unit_is_averaged(network):
     assert result.verified, result.answer
     assert result.ctx.answer_values == [pytest.approx(30.0)], result.answer
     assert result.answer.endswith("30 min."), result.answer
+
+
+def test_which_three_of_them_cost_the_most_is_ranked_by_the_verbs_measure():
+    """"Which three of the bikes ... have cost the most to repair?": three things, ranked by the repairs' cost summed
+    per bike (the verb names the measure), not by the number of repairs; said as "the three bikes"."""
+    fr = frame.build("Which three of the bikes based at Cooper Street have cost the most to repair?")
+    assert fr.n == 3 and fr.ranking == "max" and fr.measure_words[0] == "cost"
+    result = ask("Which three of the bikes based at Cooper Street have cost the most to repair?",
+                 Path(__file__).resolve().parents[1] / "scenarios" / "bike_share")
+    assert result.verified, result.answer
+    assert result.ctx.answer_values == ["LB-0498", "LB-0500", "LB-0501"], result.answer
+    assert result.answer.startswith("The three bikes based at Cooper Street have cost the most"), result.answer

@@ -366,3 +366,28 @@ def test_all_its_parts_of_a_kind_are_the_chain_and_all_its_records_are_not():
     f = build("What is the sum of the grade points awarded in Organic Synthesis over all its enrolments?",
               [ent("Organic Synthesis", "get_course_enrolments.course")])
     assert f.direct is None and not f.own
+
+
+@pytest.mark.parametrize("question, noun", [
+    ("Which care homes does the Central Region cover, either directly or through its areas?", "care homes"),
+    ("Which repair jobs on Marsh Lane Estate took more than 25 days to complete?", "repair jobs"),
+])
+def test_a_noun_before_a_plural_after_which_is_no_verb(question, noun):
+    """The small pipeline reads "Which care homes does ..." with "care" a verb and no noun asked: the two words are
+    parsed again as one compound."""
+    p = read(question)
+    assert p.asked is not None and p.phrases[p.asked].text == noun
+    assert p.words[1].pos == "NOUN"
+
+
+def test_what_did_x_pay_in_an_amount_asks_its_total():
+    """"What did X pay in fees during 2023?": the total of the number column the catalog labels "fee" (it was a
+    list with nothing asked, refused)."""
+    tools = {"get_applicant_fees": {"name": "get_applicant_fees", "description": "Fees an applicant paid.",
+                                    "output_predicate": "applicant_fee", "parameters": [],
+                                    "schema": [{"name": "payment_id", "type": "string"},
+                                               {"name": "amount_gbp", "type": "float"}],
+                                    "labels": {"amount_gbp": "fee"}}}
+    f = build("What did Aurelia Pharma pay in fees during 2023?", [ent("Aurelia Pharma", "get_applicant_fees.x")],
+              tools)
+    assert f.kind == "total" and f.asks_for == ("fee",)

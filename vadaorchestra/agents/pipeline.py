@@ -295,7 +295,9 @@ class Pipeline:
             problems += [f"part {k} ({part.question!r}): {p}" for p in found]
         # (and against the whole question: what a later part's pronoun points back at)
         back = reading.check_pointing_back(ctx, list(ctx.part_composers))
-        checks.append({"check": "parts point back", "ok": not back, "problems": back})
+        for k in range(2, len(ctx.part_frames) + 1):
+            mine = [p for p in back if p.startswith(f"part {k} ")]
+            checks.append({"check": "points back", "ok": not mine, "problems": mine, "part": k})
         ctx.checks = checks
         return problems + back
 

@@ -177,6 +177,8 @@ class _Asked:
             words = words[2:]
             self.counted = True
         words = [t for t in words if t.pos != "DET"]
+        if len(words) > 2 and words[0].pos == "NUM" and words[1].lemma == "of":  # "Which three of the bikes": three bikes
+            words = [words[0], *words[2:]]
         head = next((k for k, t in enumerate(words) if t.pos in ("NOUN", "PROPN") and
                      (k + 1 == len(words) or words[k + 1].pos not in ("NOUN", "PROPN") and words[k + 1].tag != "POS")),
                     None)

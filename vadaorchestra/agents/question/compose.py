@@ -270,6 +270,13 @@ class Composer:
             readings = [(q, col) for q, col in readings if col not in kinds]
             if len(readings) == 1:
                 best, best.asked = readings[0][0], readings[0][1]
+        # (the things a tool lists, not their kinds, when the noun names both alike: "Which three of the bikes ...":
+        # bike_id, declared the entity, not bike_type, declared a category)
+        roles = [naming.role_of(ctx, q, col) for q, col in readings]
+        if len(readings) >= 2 and "entity" in roles and "category" in roles:
+            readings = [r for r, role in zip(readings, roles, strict=True) if role != "category"]
+            if len(readings) == 1:
+                best, best.asked = readings[0][0], readings[0][1]
         if len(readings) < 2:
             return best
         ctx.readings = [self._say(ctx, fr, q, col) for q, col in readings]

@@ -498,9 +498,11 @@ class _Framer:
         p = self.p
         count, how_many, counted = self._count()
         asked = counted or self.asked
+        amount = self._what_amount() if asked is None and not count else None
+        asked = asked or amount
         share = self._share()
         average = not share and self._average()
-        total = self._total(share) or average
+        total = self._total(share) or average or amount is not None
         extreme, ranking, n = self._extreme(count, asked)
         limit, limit_words, within = self._limit()
         at = self._limit_token
@@ -713,7 +715,8 @@ class _Framer:
         direction = "min" if word in P.DOWNWARD or word in ("least", "fewest", "bottom") else "max"
         if count and not (ph is not None and ph.lemma in COUNT_NOUNS):
             return None, None, None
-        n = (ph.count if ph is not None else None) or (asked.count if asked is not None else None)
+        n = (ph.count if ph is not None else None) or (asked.count if asked is not None else None) or \
+            self._which_n_of()
         single = any(t.lemma == "single" and t.dep == "amod" for t in self.w) or self.p.question_word == "whose"
         plural = asked.plural if asked is not None else False
         if ph is not None and ph is not asked and asked is not None:
@@ -728,6 +731,40 @@ class _Framer:
             if quantity or not (asked is not None and asked.plural and ph is asked):
                 return direction, None, 1
         return None, direction, n
+
+    def _what_amount(self) -> Phrase | None:
+        """"What did X pay in fees during 2023?", "What did X take in ad revenue?": "what" is the object of a verb
+        that an amount follows ("in fees", the object after the particle "in"), a number column of the catalog; the
+        question asks the amount's total."""
+        w = self.w
+        what = next((t for t in w if t.lemma == "what" and t.dep == "dobj" and t.i == 0), None)
+        if what is None or w[what.head].pos != "VERB":
+            return None
+        verb = what.head
+        nouns = [x for x in w if x.pos == "NOUN" and x.entity is None and (
+            (x.dep == "pobj" and w[x.head].lemma == "in" and w[x.head].head == verb) or
+            (x.dep == "dobj" and x.head == verb and any(y.head == verb and y.dep == "prt" and y.lemma == "in"
+                                                       for y in w)))]
+        for x in nouns:
+            k = self.p.phrase_of(x.i)
+            if k is not None and (self._numeric_column(self.p.phrases[k]) or self._numeric_label(self.p.phrases[k])):
+                return self.p.phrases[k]
+        return None
+
+    def _numeric_label(self, ph: Phrase) -> bool:
+        """The phrase's head names a number column by the catalog's @label ("fees": amount_gbp, labelled "fee")."""
+        head = stem(ph.lemma)
+        return any(c["type"] in ("int", "float") and (label := (spec.get("labels") or {}).get(c["name"])) and
+                   word_match(head, stem(label.split()[-1].lower()))
+                   for spec in self.tools.values() for c in spec.get("schema", []))
+
+    def _which_n_of(self) -> int | None:
+        """"Which three of the bikes ...": the number of things asked, said before "of"."""
+        for t in self.w:
+            if t.pos == "NUM" and t.text.lower() in P.NUMBER_WORDS and t.i > 0 and \
+                    self.w[t.i - 1].text.lower() == "which" and any(x.head == t.i and x.lemma == "of" for x in self.w):
+                return P.NUMBER_WORDS[t.text.lower()]
+        return None
 
     def _one_of(self) -> bool:
         """The question word picks one of a plural ("Which of X's stations sits ...", "Which of them recorded ..."):
@@ -1162,6 +1199,13 @@ class _Framer:
                 return tuple(stem(x) for x in ph.words if x not in ("single", "top", "bottom"))
         adv = next((t for t in self.w if t.tag in ("RBS", "JJS") and not (t.i > 0 and self.w[t.i - 1].lemma == "at")),
                    None)
+        verb = self.w[adv.head] if adv is not None and adv.head != adv.i else None
+        if adv is not None and adv.dep == "dobj" and verb is not None and verb.pos == "VERB" and \
+                verb.lemma not in LIGHT_VERBS:
+            # "have cost the most to repair", "earns the most": the superlative is the verb's object, and the verb
+            # names the measure (with the nouns after it: "spent the most money")
+            return (stem(verb.lemma), *(stem(self.w[t].lemma) for t in range(adv.i + 1, min(adv.i + 4, len(self.w)))
+                                        if self.w[t].pos == "NOUN" and self.w[t].entity is None))
         if adv is not None:  # "kept a book the longest": the verb's object
             return tuple(stem(self.w[t].lemma) for t in range(adv.i + 1, min(adv.i + 4, len(self.w)))
                          if self.w[t].content and self.w[t].entity is None)

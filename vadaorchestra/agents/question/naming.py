@@ -78,6 +78,12 @@ def role_columns(spec: dict[str, Any], *roles: str) -> list[str]:
     return [c for c, r in (spec.get("roles") or {}).items() if r in roles]
 
 
+def role_of(ctx: RunContext, query: Any, column: str | None) -> str | None:
+    """The role a query's tools (its anchor, then its joined tool) declare for ``column``."""
+    tools = [query.tool, *([query.join.tool] if query.join else [])]
+    return next((r for t in tools if (r := (ctx.tools[t].get("roles") or {}).get(column or "")) is not None), None)
+
+
 def bound_columns(specs) -> set[str]:
     """The columns the tools declare a limit, a base or a level: numbers in a unit that are no amount of it ("the
     monthly intake cap in m³" is no timber taken in)."""
@@ -272,7 +278,6 @@ def unit_of(text: str):
     return None if unit.dimensionless else unit
 
 
-@lru_cache(maxsize=4096)
 @lru_cache(maxsize=256)
 def currency(unit: str) -> frozenset[str] | None:
     """The symbols and English names of a currency the catalog declares by its ISO code ("GBP": £, pound, pounds;

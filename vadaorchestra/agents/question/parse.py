@@ -245,6 +245,12 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         # a hyphen taken for a word ("any cross-connects with X": "-" a plural noun, the object): the compound read
         # as one word (joined by "_", which keeps every offset); not "sub-X", which the frame reads as a chain
         doc = nlp()(re.sub(r"(?i)(?<=[a-z])(?<!\bsub)-(?=[a-z])", "_", text))
+    if len(doc) > 3 and doc[0].lower_ == "which" and doc[1].pos_ in ("VERB", "AUX") and doc[2].tag_ == "NNS" and \
+            doc[1].tag_ != "VBZ" and doc[1].is_lower and any(t.pos_ in ("VERB", "AUX") for t in doc[3:]):
+        # "Which care homes does X cover?", "Which repair jobs took ...": the noun before the plural read as a verb
+        # (the clause's verb comes later): the compound read as one word, joined by "_" (every offset kept)
+        gap = doc[1].idx + len(doc[1].text)
+        doc = nlp()(text[:gap] + "_" + text[gap + 1:]) if text[gap:gap + 1] == " " else doc
     kinds = [m for m in mentions if m.kind]
     words = []
     for t in doc:

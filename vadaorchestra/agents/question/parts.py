@@ -175,8 +175,9 @@ def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
     # (or kept to a period as the first part is: "How many shifts did X book in May 2024, and what did they cost?"
     # totals the May shifts, the frame below keeping the first part's period)
     counted = first.count and not (first.conditions or first.kinds or first.n is not None)
-    # (a quantity in a unit, totalled: "how many minutes did they last altogether?")
-    quantity = rest.count and rest.how_many and any(t.lower_ in frame.TOTAL_WORDS for t in doc)
+    # (a quantity in a unit of measure, totalled: "how many minutes did they last altogether?"; not things, "how many
+    # launches did they make in total", which a count answers)
+    quantity = rest.count and rest.total and rest.how_many and naming.unit_of(rest.how_many.split()[-1]) is not None
     if not rest.total or rest.share or (rest.count and not quantity) or rest.conditions or rest.periods or \
             not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
             not (first.who or first.listing or counted) or first.extreme or first.ranking is not None or \
