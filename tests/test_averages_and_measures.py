@@ -82,9 +82,10 @@ VISIT_ROWS = "visit_id,office,station,visit_date,cost_gbp\nV1,Fenwick Office,Whi
     "V2,Fenwick Office,Whitemore,2024-02-11,800\nV3,Fenwick Office,Foxbeck,2024-01-20,300\n" \
     "V4,Fenwick Office,Salt Hill,2024-03-02,100\n"
 BUDGET_ROWS = "office,monthly_budget_gbp\nFenwick Office,500\n"
-# 2023: 100, 150, 170 hours (mean 140, total 420); 2024's month left out by the period
+# 2023: 100, 150, 170 hours (mean 140, total 420); 2024's month left out by the period (its rainfall, 140 mm, the
+# mean's figure: the answer's 140 is the hours, said so)
 MONTHLY_ROWS = "station,month,rainfall_mm,sunshine_hours\nCarnwick,2023-01,80,100\nCarnwick,2023-02,60,150\n" \
-    "Carnwick,2023-03,40,170\nCarnwick,2024-01,90,60\n"
+    "Carnwick,2023-03,40,170\nCarnwick,2024-01,140,60\n"
 # durations 20, 30, 40 minutes (mean 30); fares 1.5, 2.5, 3.5
 TRIP_ROWS = "trip_id,station,start_date,duration_min,fare_gbp\nT1,Salisbury Terrace,2024-01-03,20,1.5\n" \
     "T2,Salisbury Terrace,2024-01-19,30,2.5\nT3,Salisbury Terrace,2024-02-07,40,3.5\n"
@@ -140,9 +141,12 @@ def test_what_an_average_is_per(question, per):
 
 
 def test_an_average_per_month_over_monthly_rows_is_their_mean(network):
+    from vadaorchestra.agents import wording
+
     result = ask("On average, how many hours of sunshine did Carnwick get per month in 2023?", network)
     assert result.verified, result.answer
     assert result.ctx.answer_values == [pytest.approx(140.0)], result.answer
+    assert wording.lint(result.answer, result.ctx) == [], result.answer
 
 
 def test_an_average_per_month_over_rows_of_single_trips_is_refused(network):

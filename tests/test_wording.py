@@ -62,6 +62,10 @@ def read(question: str, *names: str):
      {"number": ("87.5 %", None), "n": 2}, "In term 2025-2, 87.5 % of the seats of Quantum Mechanics was filled."),
     ("Which patients did Northgate Family Clinic bill claims for?", ["Northgate Family Clinic"],
      {"names": ["A", "B", "C"]}, "Northgate Family Clinic billed claims for 3 patients: A, B and C."),
+    ("Which of the Fenwick Area Office's stations sits at the highest elevation?", ["Fenwick Area Office"],
+     {"names": ["Salt Hill"], "n": 1},
+     "Salt Hill, of the Fenwick Area Office's stations, sits at the highest elevation."),
+    ("Which of them recorded the most rain?", [], {"names": ["Salt Hill"], "n": 1}, "Salt Hill recorded the most rain."),
     # a participle of the subject's noun is not the clause's verb ("is ... paid" is no passive here)
     ("What is the average weekly fee paid by the residents of Ivy House?", ["Ivy House"],
      {"number": ("1326.43", "GBP"), "n": 2}, "The average weekly fee paid by the residents of Ivy House is 1326.43 GBP."),

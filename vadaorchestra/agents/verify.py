@@ -210,8 +210,11 @@ def answer_figures(answer: str, ctx: RunContext) -> list[dict]:
         def score(m: tuple[PredicateView, dict, str]) -> tuple:
             names = [v.lower() for v in m[1].values() if isinstance(v, str)]
             named = sum(1 for v in names if v in here)
+            # (and the words of the figure's column the sentence says: "135 hours of sunshine" is the sunshine
+            # hours averaged, not a month's rainfall of 135 mm in a fact naming the station)
+            said = sum(1 for t in terms(m[2]) if len(t) > 2 and re.search(rf"\b{re.escape(t)}", here))
             off = abs(float(m[1][m[2]]) - target) if target is not None else 0.0
-            return named, named - len(names), -off, order.get(m[0].name, 0)
+            return named + said, named - len(names), -off, order.get(m[0].name, 0)
         return max(matches, key=score)
 
     out = []

@@ -226,6 +226,9 @@ class _Asked:
             said = join(names)
             prep = "in" if self.qword == "where" or _YEAR.fullmatch(said) else "on"
             return f"{prep} {said}", ""
+        if not self.noun and self.after_of and self.qword == "which" and \
+                self.after_of.lower() not in ("of them", "of those", "of these"):  # "Which of X's stations sits ...?"
+            return f"{join(names)}, {self.after_of},", ""
         if self.bare or not self.noun or (len(names) <= 2 and not self.after):
             return join(names), ""
         if self.numbered:  # "Which three instruments ...": the three instruments
