@@ -71,3 +71,33 @@ def test_a_quantity_they_add_up_to_totals_the_first_parts_rows():
                  "up to?", SCENARIOS / "waste_recycling")
     assert result.verified, result.answer
     assert result.ctx.answer_parts == [[8], [pytest.approx(80.4)]], result.answer
+
+
+def test_a_period_said_of_a_shares_whole_keeps_the_whole():
+    """"What percentage of the PCNs issued in Station Road during 2024 ended up cancelled?": the whole is the PCNs of
+    2024, not every PCN (3.9 % for 9.2 %, verified, in the twenty-sixth pair's first run)."""
+    result = ask("What percentage of the PCNs issued in Station Road during 2024 ended up cancelled?",
+                 SCENARIOS / "parking_enforcement")
+    assert result.verified, result.answer
+    assert result.ctx.answer_values == [pytest.approx(0.0917, abs=1e-4)], result.answer
+
+
+def test_a_whole_that_does_not_keep_to_its_period_is_refused(monkeypatch):
+    """The Verifier's own check: with the composer's whole left unrestricted, not verified."""
+    from types import SimpleNamespace
+
+    from vadaorchestra.agents.question import compose, frame
+
+    monkeypatch.setattr(compose, "frame", SimpleNamespace(**{**vars(frame), "said_of_the_whole": lambda fr, t: False}))
+    result = ask("What percentage of the PCNs issued in Station Road during 2024 ended up cancelled?",
+                 SCENARIOS / "parking_enforcement")
+    assert not result.verified and "does not keep to 2024" in result.answer, result.answer
+
+
+def test_how_many_of_a_thing_named_by_its_head_is_a_quantity():
+    """"how many parking spaces do they have altogether?": the spaces summed; "parking" names the car parks too, and
+    the part was refused as a count that was never computed."""
+    result = ask("How many car parks are there in the Kingsway zone, and how many parking spaces do they have "
+                 "altogether?", SCENARIOS / "parking_enforcement")
+    assert result.verified, result.answer
+    assert result.ctx.answer_parts == [[5], [pytest.approx(1246)]], result.answer

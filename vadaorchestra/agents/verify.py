@@ -537,7 +537,16 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     # issuer column, whatever number column, such as max_issuer_share, shares the word)
     # (a quantity, not a limit, a base or a level named so: "how many cubic metres" is no sum of a cap in m³)
     capped = bound_columns(ctx.tools.values())
-    numeric = [c for c in named_by_noun(("int", "float")) if c not in capped] if not named_by_noun(("string",)) else []
+    # (a thing column named only by a modifier is not what is counted: "how many parking spaces" sums the spaces,
+    # whatever "parking" says of the car_park column)
+    head_word = stem(re.findall(r"[a-z]+", noun_text.lower())[-1]) if noun_text and re.search(r"[a-z]", noun_text.lower()) else None
+    strings_named = [c for c in named_by_noun(("string",))
+                     if not head_word or any(word_match(head_word, t) for t in terms(c))]
+    units_of = {c: str(u) for spec in ctx.tools.values() for c, u in (spec.get("units") or {}).items()}
+    # (and a number column named by the head, or by its unit: not "charge_gbp" for "how many penalty charge notices")
+    numeric = [c for c in named_by_noun(("int", "float")) if c not in capped and (
+        not head_word or any(word_match(head_word, t) for t in terms(c)) or
+        (c in units_of and names_unit([head_word], units_of[c])))] if not strings_named else []
     # (a limit named so, read as it is: "how many registered beds does X have?" is X's registered_beds, no count;
     # a sum of it over one row is that row's value)
     read = [c for c in named_by_noun(("int", "float")) if c in capped] if not numeric else []
@@ -606,12 +615,13 @@ _MONTHS = {m.lower(): k for k, m in enumerate(calendar.month_name) if m}
 _YEAR_MONTH = re.compile(r"^((?:19|20)\d\d)-(\d\d)(?:-\d\d)?$")
 
 
-def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
+def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str, within: set[str] | None = None) -> bool:
     """Whether the computation keeps to a period the question names ("in March 2024", "in Q2 2025", "between January
     and June 2024"): a tool it called is about it (its description names the period), or a rule compares with, or a
     call passes, a value of one of its months ("2024-03"), or every date of the tools' facts lies in it (the data has
     no other), or it is a condition of the question or a value it names. A period read as no span of months (a
-    season, "fiscal 2024") is kept only by a tool about it: a year alone does not keep it."""
+    season, "fiscal 2024") is kept only by a tool about it: a year alone does not keep it. ``within``: only the rules
+    deriving these predicates count (a share's whole)."""
     if any(period.lower() in c.text.lower() for c in fr.conditions) or \
             any(period.lower() in e.value.lower() for e in fr.entities):
         return True
@@ -642,7 +652,8 @@ def _keeps_to(ctx: RunContext, fr: frame.QuestionFrame, period: str) -> bool:
         return True
     if held == set() or not years:
         return False
-    texts = [" ".join(re.findall(r'"[^"]*"|\b\d[\d.-]*\b', s.program)) for s in ctx.synthesized]
+    texts = [" ".join(re.findall(r'"[^"]*"|\b\d[\d.-]*\b', s.program)) for s in ctx.synthesized
+             if within is None or s.output in within]
     texts += [str(v) for c in ctx.executed.values() for v in c.params.values()]
     for text in texts:
         if any(inside(x) for x in re.findall(r"[\d-]+", text)) or \
@@ -1039,14 +1050,18 @@ def _whole(view: PredicateView) -> bool:
 
 def _whole_of(ctx: RunContext, fr: frame.QuestionFrame) -> list[str]:
     """"What percentage of the Endeavour's landed weight was monkfish?": the whole is the Endeavour's landings, so the
-    divisor's derivation rests on the Endeavour (not all the monkfish landed, with the Endeavour's part of them)."""
+    divisor's derivation rests on the Endeavour (not all the monkfish landed, with the Endeavour's part of them); and
+    on a period said of the whole ("the PCNs issued during 2024")."""
     owners = frame.share_owners(fr)
-    if not owners:
-        return []
     divisors = [pred for atoms, _n, d in _divisions(ctx) for pred in _holding(atoms, d)]
     if not divisors:
         return []
     problems = []
+    # a period said of the whole ("the PCNs issued during 2024") keeps the whole's rows too, not only the part's
+    for period in (t for t in fr.periods if frame.said_of_the_whole(fr, t)):
+        if not any(_keeps_to(ctx, fr, period, _derived_from(ctx, d)) for d in divisors):
+            problems.append(f"the question takes a share of the {' '.join(fr.share_of) or 'things'} of {period}, and "
+                            f"the whole it was divided by does not keep to {period}")
     for owner in sorted(owners):
         if not any(owner.lower() in derivation_constants(ctx, d) for d in divisors):
             problems.append(f"the question takes a share of {owner}'s {' '.join(fr.share_of)}, and the whole it was "

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vadaorchestra.agents import wording
@@ -1117,7 +1117,12 @@ class Composer:
             def unrestricted(v: PredicateView) -> str:
                 return f"{v.name}({', '.join(consts.get((v.name, c), names[(v.name, c)]) if (v.name, c) not in restricting else names[(v.name, c)] for c in v.columns)})"  # noqa: E501
 
-            out += self._share_rules(ctx, fr, rows, head, every, [unrestricted(v) for v in views], what)
+            # (the periods said of the whole keep it too: "the PCNs issued during 2024" are the whole's rows)
+            whole_periods = tuple(t for t in fr.periods if frame.said_of_the_whole(fr, t))
+            kept_whole = periods.keep(replace(fr, periods=whole_periods),
+                                      [(v, ctx.tools.get(v.tool or "", {})) for v in views], names, consts) \
+                if whole_periods else []
+            out += self._share_rules(ctx, fr, rows, head, every, [unrestricted(v) for v in views] + kept_whole, what)
         else:
             out += self._aggregate(ctx, fr, rows, head, what)
         if self.output is None:

@@ -144,6 +144,29 @@ def ever(fr: QuestionFrame) -> bool:
     return fr.parse is not None and any(w.lemma == "ever" for w in fr.parse.words)
 
 
+def said_of_the_whole(fr: QuestionFrame, text: str) -> bool:
+    """Whether a period (or phrase) of a share question is said of the share's whole, not of its part: it hangs,
+    through the words above it, from the noun after "percentage of" ("What percentage of the PCNs issued during 2024
+    ended up cancelled?": every PCN of 2024 is the whole) before it reaches the clause's verb ("What share of X's
+    bookings were in March 2024?": March is the part)."""
+    p = fr.parse
+    if p is None or not text:
+        return False
+    w = p.words
+    start = next((t for t in w if t.start <= fr.question.find(text) < t.end or t.start == fr.question.find(text)),
+                 None) if fr.question.find(text) >= 0 else None
+    whole = {t.i for t in w if t.dep == "pobj" and w[t.head].lemma == "of" and
+             w[w[t.head].head].lemma in SHARE_NOUNS}
+    t, seen = start, 0
+    while t is not None and seen < 8:
+        if t.i in whole:
+            return True
+        if t.head == t.i or t.dep == "ROOT":
+            return False
+        t, seen = w[t.head], seen + 1
+    return False
+
+
 def ranks_things(fr: QuestionFrame) -> bool:
     """Whether the question asks for n things ranked by a total ("the three recycling centres that handled the
     biggest total tonnage"): the numeral is the asked phrase's own, which names things, not a total or a count ("the
