@@ -101,3 +101,13 @@ def test_how_many_of_a_thing_named_by_its_head_is_a_quantity():
                  "altogether?", SCENARIOS / "parking_enforcement")
     assert result.verified, result.answer
     assert result.ctx.answer_parts == [[5], [pytest.approx(1246)]], result.answer
+
+
+@pytest.mark.parametrize("dataset, question", [
+    ("dairy_coop", "How many cows does Bracken Hill Farm milk?"),  # herd_size, declared in cows
+    ("forestry_estate", "How many cubic metres of timber has Speyside Timber Mill taken in altogether?"),  # in m³
+])
+def test_a_quantity_named_by_its_unit_is_still_a_quantity(dataset, question):
+    """(Reading the quantity by its head must keep a number column named by its unit: both were refused in between.)"""
+    result = ask(question, SCENARIOS / dataset)
+    assert result.verified, result.answer

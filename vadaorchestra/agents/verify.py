@@ -546,7 +546,9 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     # (and a number column named by the head, or by its unit: not "charge_gbp" for "how many penalty charge notices")
     numeric = [c for c in named_by_noun(("int", "float")) if c not in capped and (
         not head_word or any(word_match(head_word, t) for t in terms(c)) or
-        (c in units_of and names_unit([head_word], units_of[c])))] if not strings_named else []
+        (c in units_of and (set(_words(units_of[c])) & set(_words(noun_text))
+                            or names_unit(re.findall(r"[A-Za-z]+", noun_text), units_of[c]))))] \
+        if not strings_named else []
     # (a limit named so, read as it is: "how many registered beds does X have?" is X's registered_beds, no count;
     # a sum of it over one row is that row's value)
     read = [c for c in named_by_noun(("int", "float")) if c in capped] if not numeric else []
