@@ -111,3 +111,15 @@ def test_a_quantity_named_by_its_unit_is_still_a_quantity(dataset, question):
     """(Reading the quantity by its head must keep a number column named by its unit: both were refused in between.)"""
     result = ask(question, SCENARIOS / dataset)
     assert result.verified, result.answer
+
+
+@pytest.mark.parametrize("question, whole", [
+    ("What percentage of the PCNs issued in Station Road during 2024 ended up cancelled?", True),
+    ("What percentage of the inspections at Castlegate Flea Market in 2024 ended in a fail?", True),  # the share's
+    ("What share of Ana Ruiz's bookings were in March 2024?", False),  # the part: the bookings that were in March
+])
+def test_a_period_is_said_of_the_whole_or_of_the_part(question, whole):
+    from vadaorchestra.agents.question import frame
+
+    fr = frame.build(question)
+    assert [frame.said_of_the_whole(fr, t) for t in fr.periods] == [whole]

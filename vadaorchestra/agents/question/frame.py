@@ -155,8 +155,10 @@ def said_of_the_whole(fr: QuestionFrame, text: str) -> bool:
     w = p.words
     start = next((t for t in w if t.start <= fr.question.find(text) < t.end or t.start == fr.question.find(text)),
                  None) if fr.question.find(text) >= 0 else None
+    # (the noun after "percentage of", or the share noun itself: "What percentage of the inspections at X in 2024 ...",
+    # "in 2024" read as the percentage's)
     whole = {t.i for t in w if t.dep == "pobj" and w[t.head].lemma == "of" and
-             w[w[t.head].head].lemma in SHARE_NOUNS}
+             w[w[t.head].head].lemma in SHARE_NOUNS} | {t.i for t in w if t.lemma in SHARE_NOUNS and t.pos == "NOUN"}
     t, seen = start, 0
     while t is not None and seen < 8:
         if t.i in whole:
