@@ -237,7 +237,8 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 13, "bank_plus": 120
               "toll_motorway": 9, "underground_mine": 12, "housing_association": 12, "pigeon_racing": 9,
               "campaign_finance": 13, "leisure_pools": 15, "radio_network": 8, "court_listings": 14,
               "allotment_plots": 14, "care_homes": 14, "diocese_parishes": 8,
-              "weather_network": 16, "bike_share": 16, "parking_enforcement": 13, "driving_school": 10}
+              "weather_network": 16, "bike_share": 16, "parking_enforcement": 13, "driving_school": 10,
+              "pest_control": 10, "street_markets": 11}
 
 
 @pytest.mark.slow
