@@ -349,6 +349,12 @@ def _ordered_by_another(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     held = {c for v in (ruled or holding) for c in v.columns} | {col for _f, _p, col, _o, _w in aggregates(ctx) if col}
     if any(c in held or any(c in h for h in held) for c in named):
         return []
+    # (or a column it holds is named by the words otherwise: by its @label or its unit, "the biggest total tonnage":
+    # picked_t, in t, where another tool has a column "tonnes")
+    words = tuple(fr.measure_words)
+    if naming.label_named(words, list(ctx.tools.values()), sorted(held)) or \
+            naming.unit_named(words, ctx, list(ctx.tools), sorted(held)):
+        return []
     return [f"the question's '{fr.superlative or 'highest'}' orders by {' '.join(fr.measure_words)!r} "
             f"({', '.join(named)}), and no step of the computation holds it"]
 
