@@ -58,6 +58,7 @@ def test_a_support_verb_is_placed_by_its_object():
     assert result.ctx.answer_values == ["Alasdair Treharne", "Hannah Thorne", "Rhys Lindsay"], result.answer
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_things_counted_after_they_are_no_quantity_of_the_first_parts_rows():
     """"..., and how many launches did they make in total?": launches are things, not a unit of measure; they are not
     the first part's boats' crew seats summed (answered 9, verified, in an intermediate state)."""
@@ -66,6 +67,7 @@ def test_things_counted_after_they_are_no_quantity_of_the_first_parts_rows():
     assert not result.verified or result.ctx.answer_parts == [["Gwendoline Rowe", "Victor Danby"], [8]], result.answer
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_a_quantity_they_add_up_to_totals_the_first_parts_rows():
     result = ask("For Kestrel Bay Recycling Centre, how many collections were there, and how many tonnes did they add "
                  "up to?", SCENARIOS / "waste_recycling")
@@ -103,6 +105,7 @@ def test_how_many_of_a_thing_named_by_its_head_is_a_quantity():
     assert result.ctx.answer_parts == [[5], [pytest.approx(1246)]], result.answer
 
 
+@pytest.mark.slow  # (their datasets' whole runs in the slow tier keep them too)
 @pytest.mark.parametrize("dataset, question", [
     ("dairy_coop", "How many cows does Bracken Hill Farm milk?"),  # herd_size, declared in cows
     ("forestry_estate", "How many cubic metres of timber has Speyside Timber Mill taken in altogether?"),  # in m³
