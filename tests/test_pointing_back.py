@@ -24,6 +24,7 @@ def test_restated_phrases_that_overlap_are_all_masked():
     assert [m.group(0).strip() for m, *_ in verify._answer_numbers(answer, set(), question)] == ["4"]
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_a_part_pointing_back_totals_the_first_parts_rows():
     result = ask("How many trips did Olumide Aalto make in June 2024, and how many minutes did they last altogether?",
                  SCENARIOS / "bike_share")
@@ -44,6 +45,7 @@ def test_a_part_pointing_back_answered_from_another_tool_is_refused(monkeypatch)
     assert "speaks of the first part's things" in result.answer, result.answer
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_all_of_its_parts_of_kinds_is_the_whole_chain():
     result = ask("How many docking stations are there in Riverside, counting all of its wards and neighbourhoods?",
                  SCENARIOS / "bike_share")
@@ -51,6 +53,7 @@ def test_all_of_its_parts_of_kinds_is_the_whole_chain():
     assert result.ctx.answer_values == [21], result.answer
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_a_support_verb_is_placed_by_its_object():
     result = ask("Which technicians have carried out visits to stations run by the Dorchester Area Office?",
                  SCENARIOS / "weather_network")
@@ -75,6 +78,7 @@ def test_a_quantity_they_add_up_to_totals_the_first_parts_rows():
     assert result.ctx.answer_parts == [[8], [pytest.approx(80.4)]], result.answer
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_a_period_said_of_a_shares_whole_keeps_the_whole():
     """"What percentage of the PCNs issued in Station Road during 2024 ended up cancelled?": the whole is the PCNs of
     2024, not every PCN (3.9 % for 9.2 %, verified, in the twenty-sixth pair's first run)."""
@@ -96,6 +100,7 @@ def test_a_whole_that_does_not_keep_to_its_period_is_refused(monkeypatch):
     assert not result.verified and "does not keep to 2024" in result.answer, result.answer
 
 
+@pytest.mark.slow  # (its dataset's whole run in the slow tier keeps it too)
 def test_how_many_of_a_thing_named_by_its_head_is_a_quantity():
     """"how many parking spaces do they have altogether?": the spaces summed; "parking" names the car parks too, and
     the part was refused as a count that was never computed."""
