@@ -215,7 +215,7 @@ def test_a_year_after_or_before_is_a_condition():
     assert [(c.op, c.value) for c in build("Which books came out before 1990?").conditions] == [("<", 1990.0)]
 
 
-# the exact matches of every dataset, offline, as measured (runs/n50d; the fresh pairs after their fixes): the offline
+# the exact matches of every dataset, offline, as measured (runs/n50h; the fresh pairs after their fixes): the offline
 # policy is deterministic, so fewer is a regression; none may be wrong and verified, the promise the product makes
 # (irrigation_scheme 14 -> 13 in session 50: IR07, "which one has the smallest annual allocation?", had been answered
 # with the farm of the smallest area, the right farm by luck; the Verifier now refuses an extreme ordered by an amount
@@ -238,7 +238,7 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 13, "bank_plus": 120
               "campaign_finance": 13, "leisure_pools": 15, "radio_network": 8, "court_listings": 14,
               "allotment_plots": 14, "care_homes": 14, "diocese_parishes": 8,
               "weather_network": 16, "bike_share": 16, "parking_enforcement": 13, "driving_school": 10,
-              "pest_control": 10, "street_markets": 11}
+              "pest_control": 11, "street_markets": 11}
 
 
 @pytest.mark.slow
