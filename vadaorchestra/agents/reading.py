@@ -562,14 +562,16 @@ def check_pointing_back(ctx: RunContext, composers: list) -> list[str]:
     if len(whole.parts) != len(outputs) or not outputs or not outputs[0]:
         return []
 
-    def tools(pred: str) -> set[str]:
-        return {v.tool for p in _derived_from(ctx, pred) if (v := ctx.predicates.get(p)) is not None and v.tool}
-
-    first = tools(outputs[0])
+    first = _derived_tools(ctx, outputs[0])
     return [f"part {k} ({text!r}) speaks of the first part's things, and its answer is derived from "
-            f"{', '.join(sorted(tools(out))) or 'nothing'}, not from {', '.join(sorted(first))} as the first part's"
-            for k, (text, out) in enumerate(zip(whole.parts, outputs, strict=True), 1)
-            if k > 1 and out and first and _points_back(text) and not tools(out) & first]
+            f"{', '.join(sorted(_derived_tools(ctx, out))) or 'nothing'}, not from {', '.join(sorted(first))} as the "
+            f"first part's" for k, (text, out) in enumerate(zip(whole.parts, outputs, strict=True), 1)
+            if k > 1 and out and first and _points_back(text) and not _derived_tools(ctx, out) & first]
+
+
+def _derived_tools(ctx: RunContext, pred: str) -> set[str]:
+    """The tools whose outputs ``pred`` was derived from (itself, when it is one)."""
+    return {v.tool for p in _derived_from(ctx, pred) if (v := ctx.predicates.get(p)) is not None and v.tool}
 
 
 def _same_rows(ctx: RunContext, aggs: list, first: QuestionFrame, part: QuestionFrame, mine: list) -> bool:
@@ -578,14 +580,11 @@ def _same_rows(ctx: RunContext, aggs: list, first: QuestionFrame, part: Question
     def named(a, words) -> bool:
         return any(word_match(w, t) for w in words for t in terms(a[1]) | terms(a[2] or ""))
 
-    def tools(a) -> set[str]:
-        return {v.tool for p in _derived_from(ctx, a[1]) if (v := ctx.predicates.get(p)) is not None and v.tool}
-
     firsts = [a for a in aggs if named(a, first.asks_for)]
     ours = [a for a in mine if a not in firsts and named(a, part.asks_for)] or [a for a in mine if a not in firsts]
     if not firsts or not ours:
         return True  # (which aggregate is which is not told apart: the checks above stand)
-    return any(tools(a) & tools(b) for a in ours for b in firsts)
+    return any(_derived_tools(ctx, a[1]) & _derived_tools(ctx, b[1]) for a in ours for b in firsts)
 
 
 def _gives_a_value(answer: str, words: tuple[str, ...], views: list) -> bool:

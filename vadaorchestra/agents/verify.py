@@ -523,15 +523,17 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     noun_text = fr.how_many or (" ".join(fr.asks_for) if fr.count and fr.asks_for else None)
     if noun_text and fr.asks_for and stem(noun_text.split()[-1].lower()) in frame.PARTITIVES:
         noun_text = " ".join(fr.asks_for)  # "how many pieces of pottery": the pottery counted
+    def names_the_unit(unit: str) -> bool:  # the noun names a unit the catalog declares ("how many cows": in cows)
+        return bool(set(_words(unit)) & set(_words(noun_text))) or names_unit(re.findall(r"[A-Za-z]+", noun_text),
+                                                                             unit)
+
     def named_by_noun(types: tuple[str, ...]) -> list[str]:
         # by its name, or by the unit the catalog declares for it ("how many cows": herd_size, in cows)
         def unit(v, c: str) -> str:
             return str(((ctx.tools.get(v.tool) or {}).get("units") or {}).get(c, ""))
         return [c for v in ctx.predicates.values() if v.tool is not None for c in v.typed(*types)
                 if c not in v.param_columns and noun_text and (frame.asked_columns(tuple(_words(noun_text)), [c])
-                                                               or set(_words(unit(v, c))) & set(_words(noun_text))
-                                                               or names_unit(re.findall(r"[A-Za-z]+", noun_text),
-                                                                             unit(v, c)))]
+                                                               or names_the_unit(unit(v, c)))]
 
     # "how many credits" where only a number column is named so: a quantity, summed ("how many issuers" counts the
     # issuer column, whatever number column, such as max_issuer_share, shares the word)
@@ -539,16 +541,15 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     capped = bound_columns(ctx.tools.values())
     # (a thing column named only by a modifier is not what is counted: "how many parking spaces" sums the spaces,
     # whatever "parking" says of the car_park column)
-    head_word = stem(re.findall(r"[a-z]+", noun_text.lower())[-1]) if noun_text and re.search(r"[a-z]", noun_text.lower()) else None
+    noun_words = re.findall(r"[a-z]+", noun_text.lower()) if noun_text else []
+    head_word = stem(noun_words[-1]) if noun_words else None
     strings_named = [c for c in named_by_noun(("string",))
                      if not head_word or any(word_match(head_word, t) for t in terms(c))]
     units_of = {c: str(u) for spec in ctx.tools.values() for c, u in (spec.get("units") or {}).items()}
     # (and a number column named by the head, or by its unit: not "charge_gbp" for "how many penalty charge notices")
     numeric = [c for c in named_by_noun(("int", "float")) if c not in capped and (
         not head_word or any(word_match(head_word, t) for t in terms(c)) or
-        (c in units_of and (set(_words(units_of[c])) & set(_words(noun_text))
-                            or names_unit(re.findall(r"[A-Za-z]+", noun_text), units_of[c]))))] \
-        if not strings_named else []
+        (c in units_of and names_the_unit(units_of[c])))] if not strings_named else []
     # (a limit named so, read as it is: "how many registered beds does X have?" is X's registered_beds, no count;
     # a sum of it over one row is that row's value)
     read = [c for c in named_by_noun(("int", "float")) if c in capped] if not numeric else []

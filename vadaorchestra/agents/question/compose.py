@@ -852,7 +852,8 @@ class Composer:
                 found = naming.named((MEASURE_OF[fr.superlative],), nums)
         if not found:
             # named by its unit ("the average length, in minutes": duration_min, in min; not the fare, an amount)
-            found = [c for c in units if c in nums][:1] if len([c for c in units if c in nums]) == 1 else []
+            by_unit = [c for c in units if c in nums]
+            found = by_unit if len(by_unit) == 1 else []
         if not found:
             # "how much": an amount, not a count of things
             pool = [c for c in nums if c in floats] if fr.how == "how much" else nums

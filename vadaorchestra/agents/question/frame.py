@@ -153,8 +153,8 @@ def said_of_the_whole(fr: QuestionFrame, text: str) -> bool:
     if p is None or not text:
         return False
     w = p.words
-    start = next((t for t in w if t.start <= fr.question.find(text) < t.end or t.start == fr.question.find(text)),
-                 None) if fr.question.find(text) >= 0 else None
+    at = fr.question.find(text)
+    start = next((t for t in w if t.start <= at < t.end), None) if at >= 0 else None
     # (the noun after "percentage of", or the share noun itself: "What percentage of the inspections at X in 2024 ...",
     # "in 2024" read as the percentage's)
     whole = {t.i for t in w if t.dep == "pobj" and w[t.head].lemma == "of" and
