@@ -104,6 +104,8 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if other:
         return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
                 f"{', '.join(sorted(nouns))}: no step of the computation follows it" for r, w, nouns in other]
+    if unspoken := _unspoken_for_entity(fr, ctx):
+        return unspoken
     need = relations.steps(fr, ctx.tools)
     called = _called(ctx)
     if len(need) == 1:
@@ -126,6 +128,32 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         tools = ", ".join(sorted(step.tools))
         out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation follows "
                    f"it on its own (it needs one of: {tools})")
+    return out
+
+
+def _unspoken_for_entity(fr: QuestionFrame, ctx: RunContext) -> list[str]:
+    """A verb that relates other things to a named entity ("the officers who report to X") is followed by a tool
+    called for X that says it, when tools taking X say it: no tool is named for "report", but X's line of
+    supervision says "the officers who report to them" and X's own notices do not, so the notices X issued answer
+    nothing of the officers reporting to X. Only relations whose other end is not X's own tool's thing: "the fees X
+    paid" (the asked thing, X the source) is X's own tool's."""
+    out = []
+    for r in fr.relations:
+        if r.negated or r.attribute or r.via != "verb" or r.asked is not None or _compared(fr, r):
+            continue
+        ent = next((e for e in fr.entities if not e.kind and e.parameters
+                    and e.value in (r.source_entity, r.target_entity)), None)
+        words = relations.content(r)
+        if ent is None or not words or (r.source_entity and r.target_entity):
+            continue
+        called = _called_for(r, ctx)
+        if not called or _said_by(called, words):
+            continue
+        able = sorted({p.split(".")[0] for p in ent.parameters} & set(ctx.tools))
+        saying = [t for t in able if _said_by([ctx.tools[t]], words)]
+        if saying:
+            out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool called for "
+                       f"{ent.value} speaks of it ({', '.join(saying[:3])} would)")
     return out
 
 

@@ -100,6 +100,7 @@ class Composer:
         self.only: set[str] | None = None  # the tools its anchor may be (a part about the first part's rows)
         self.tag = ""  # names this query's rules apart from another's (a part of the question: "part2")
         self.fallbacks: list[Query] = []  # queries of other tools, best first (see _switch)
+        self.other_anchors: list[Query] = []  # joins from other tools, best first (see _link_join)
         self.switched = False  # the query changed at synthesis: its tool is called at the next replan
 
     # --- which questions ------------------------------------------------------------------------------------------
@@ -218,6 +219,8 @@ class Composer:
         # of X", the lanes' destinations, when the reachable depots cannot tell the first level)
         self.fallbacks = [q for q in [*found[1:], *(q for q in wide if q not in found)]
                           if q.tool != best.tool and q.join is None and q.ref is None]
+        self.other_anchors = [q for q in found[1:] if q.tool != best.tool and q.join is not None and q.ref is None
+                              and q.every is None]
         ctx.event("compose", tool=best.tool, params=best.params, join=best.join and best.join.__dict__,
                   filters=best.filters, score=round(best.score, 3))
         if best.every is not None:
@@ -911,14 +914,15 @@ class Composer:
         value = next(iter(q.params.values()))
         return any(e.value == value and f"{q.join.tool}.{q.join.param}" in e.parameters for e in fr.entities)
 
-    async def _link_join(self, ctx: RunContext, probe: Probe, view: PredicateView) -> None:
-        """The anchor's output column whose values are the joined tool's parameter values (a few looked up)."""
+    async def _link_join(self, ctx: RunContext, probe: Probe, view: PredicateView) -> bool:
+        """The anchor's output column whose values are the joined tool's parameter values (a few looked up); True
+        when the query switched to another anchor instead (called at the next replan)."""
         for q in [self.query, *self.alternatives]:
             if q is None or q.join is None:
                 continue
             if q.join.column:
                 self.query = q
-                return
+                return False
             # (its own columns first; then, for a share, the one holding the value it was called for, the same
             # thing passed on: "How much of X's loan quota have its loans used up?", X's profile joined to X's loans)
             strings = view.typed("string")
@@ -934,7 +938,18 @@ class Composer:
                     q.join = Join(q.join.tool, q.join.param, col, q.join.key)
                     self.query = q
                     ctx.event("compose_join", tool=q.join.tool, column=col)
-                    return
+                    return False
+        # another anchor for a join, when none of this one's columns holds values the joined tools take ("the
+        # branches in the Wessex district": Wessex's own profile holds its type and parent, the offices under it
+        # hold the branches)
+        called = {c.tool for c in ctx.executed.values()}
+        nxt = next((q for q in self.other_anchors if q.tool not in called), None)
+        if nxt is not None:
+            ctx.event("compose_switch", tool=nxt.tool, instead_of=view.tool, why="no column to join")
+            self.other_anchors = [q for q in self.other_anchors if q.tool != nxt.tool]
+            self.alternatives = [q for q in self.other_anchors if q.tool == nxt.tool and q.params == nxt.params]
+            self.query, self.done, self.switched = nxt, False, True
+            return True
         raise ComposeError(f"the question needs {view.name} joined with another tool's output, and no column of "
                            f"{view.name} holds values any such tool takes")
 
@@ -947,8 +962,9 @@ class Composer:
             return []
         anchor = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
         joined = next((v for v in ctx.predicates.values() if q.join and v.tool == q.join.tool), None)
-        if anchor is not None and q.join is not None and not q.join.column and not self.joined:
-            await self._link_join(ctx, probe, anchor)
+        if anchor is not None and q.join is not None and not q.join.column and not self.joined and \
+                await self._link_join(ctx, probe, anchor):
+            return []  # another anchor: called at the next replan
         if anchor is None or (q.join is not None and joined is None and anchor.cardinality > 0 and not self.joined):
             return []  # waiting for the joined tool
         if q.join is not None and not q.join.column:

@@ -197,7 +197,14 @@ def asked_columns(phrase: tuple[str, ...], columns: list[str]) -> list[str]:
         return sum(1 for w in phrase if any(word_match(w, t) for t in terms(c)))
 
     most = max((covered(c) for c in top), default=0)
-    return [c for c in top if covered(c) == most]
+    top = [c for c in top if covered(c) == most]
+
+    # then the column with the word itself over one with a word derived from it ("traders": trader, not trade_date)
+    def same(c: str) -> int:
+        return sum(1 for w in phrase if w in terms(c))
+
+    exact = max((same(c) for c in top), default=0)
+    return [c for c in top if same(c) == exact]
 
 
 @dataclass(frozen=True, slots=True)
