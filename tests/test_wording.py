@@ -69,6 +69,11 @@ def read(question: str, *names: str):
     # a participle of the subject's noun is not the clause's verb ("is ... paid" is no passive here)
     ("What is the average weekly fee paid by the residents of Ivy House?", ["Ivy House"],
      {"number": ("1326.43", "GBP"), "n": 2}, "The average weekly fee paid by the residents of Ivy House is 1326.43 GBP."),
+    # the article as the noun sounds, not as it is spelt
+    ("What hourly rate does Megan Lusk charge?", ["Megan Lusk"], {"number": ("52", "GBP"), "n": 2},
+     "Megan Lusk charges an hourly rate of 52 GBP."),
+    ("What unit price does Emerald Plastics charge?", ["Emerald Plastics"], {"number": ("4", "GBP"), "n": 2},
+     "Emerald Plastics charges a unit price of 4 GBP."),
 ])
 def test_the_question_is_restated_around_what_was_found(question, names, answer, expected):
     p = read(question, *names)

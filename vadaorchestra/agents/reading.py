@@ -28,6 +28,7 @@ from typing import Any
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, naming, relations
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
+from vadaorchestra.agents.question.compose import _what_done as compose_what_done
 from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, head_named, last_word_named
 from vadaorchestra.agents.verify import _derived_from, _rules, aggregates, derivation_constants, used_constants
 from vadaorchestra.datalog import ast as A
@@ -99,7 +100,7 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # the relation's named entity says the verb: "the procedures X billed" follows a tool of the claims X "billed",
     # whatever the objects its parse gives the verb, which the question may call otherwise)
     other = [(r, *found) for r in fr.relations if not r.negated and not _compared(fr, r)
-             for specs in [_called_for(r, ctx)] if specs
+             for specs in [_called_for(r, ctx)] if specs and not _own_number_asked(r, specs)
              if not _said_by(specs, relations.content(r)) and (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
     if other:
         return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
@@ -129,6 +130,18 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation follows "
                    f"it on its own (it needs one of: {tools})")
     return out
+
+
+def _own_number_asked(r: frame.Relation, specs: list[dict[str, Any]]) -> bool:
+    """The thing asked is a number the tool called for the named entity holds of it ("What hourly rate does X
+    charge?": X's hourly_rate_gbp), whatever verb the question says it with: a property, not a relation to other
+    things."""
+    if r.asked != "target" or not r.source_entity or not r.target:
+        return False
+    words = terms(r.target) - OPERATION_WORDS
+    numbers = [c["name"] for spec in specs for c in spec.get("schema", [])
+               if c.get("type") in ("int", "float") and c["name"] not in (spec.get("parameter_columns") or {})]
+    return bool(words) and any(all(any(word_match(w, t) for t in terms(c)) for w in words) for c in numbers)
 
 
 def _unspoken_for_entity(fr: QuestionFrame, ctx: RunContext) -> list[str]:
@@ -665,12 +678,29 @@ def _ends(r: frame.Relation, ctx: RunContext) -> set[str]:
     return out
 
 
+def _done_to_answered(fr: QuestionFrame, ctx: RunContext) -> bool:
+    """"What does X sell?": the answer's values are of a column that a called tool's description names as what the
+    verb is done to ("the goods it sells")."""
+    verb = compose_what_done(fr)
+    values = {str(v).lower() for v in ctx.answer_values or []}
+    if verb is None or not values:
+        return False
+    for t in _called(ctx):
+        spec = ctx.tools.get(t) or {}
+        objects = {w for u in relations.verb_uses(spec.get("description", ""), verb) for w in u}
+        view = next((v for v in ctx.predicates.values() if v.tool == t), None)
+        cols = [c for c in (view.columns if view else []) if any(word_match(w, x) for w in objects for x in terms(c))]
+        if any(str(f.get(c)).lower() in values for f in view.facts for c in cols):
+            return True
+    return False
+
+
 def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """Content words that name nothing: not the catalog's, not the computation's, not a word of the frame; and a
     "which"/"what" question whose parse found no noun of the thing asked ("Which venues screen ...", "venues" read
     as an auxiliary verb)."""
     if fr.how == "wh" and fr.question_word in ("which", "what") and not fr.asked_text and not fr.asks_for and not (
-            fr.count or fr.total or fr.share or fr.limit):
+            fr.count or fr.total or fr.share or fr.limit) and not _done_to_answered(fr, ctx):
         return [f"the question asks {fr.question_word} ..., and the parse found no noun naming what it asks for"]
     if fr.how == "wh" and fr.question_word in ("when", "where"):
         # "When did X open?" answered with X's whole profile: the time asked for is not picked out; "When does the

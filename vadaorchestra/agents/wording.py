@@ -45,6 +45,18 @@ def inflect(lemma: str, tag: str) -> str:
     return forms[0] if forms else lemma
 
 
+@cache
+def _articles():
+    import inflect as _engine
+
+    return _engine.engine()
+
+
+def _article(words: str) -> str:
+    """A noun phrase with its indefinite article, by how its first word sounds ("an hourly rate", "a unit price")."""
+    return _articles().a(words)
+
+
 def noun_for(n: int | None, words: str) -> str:
     """A counted noun phrase as written ("different courses"), its last word singular when ``n`` is 1."""
     parts = words.split()
@@ -213,7 +225,7 @@ class _Asked:
             if said.endswith("%") and self.after_of:  # "What share of the seats ...": 87.5 % of the seats
                 return f"{said} {self.after_of}", ""
             if self.noun and self.qword in ("what", "which"):  # "What total tonnage did X send": a total tonnage of
-                return f"{'an' if self.noun[:1].lower() in 'aeiou' else 'a'} {self.noun} of {amount}{after}", ""
+                return f"{_article(self.noun)} of {amount}{after}", ""
             return amount, ""
         if value is not None:
             return value, ""

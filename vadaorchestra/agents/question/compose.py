@@ -81,6 +81,20 @@ def _doers(verb: str) -> set[str]:
     return {verb + "er", verb + "r", verb + "or", verb[:-1] + "or"} if verb else set()
 
 
+
+def _what_done(fr: QuestionFrame) -> str | None:
+    """The verb whose object "what" is ("What does X sell?": sell), not a light verb or the copula."""
+    if fr.parse is None:
+        return None
+    w = fr.parse.words
+    what = next((t for t in w if t.lemma == "what" and t.dep in ("dobj", "obj")), None)
+    if what is None or what.head == what.i:
+        return None
+    verb = w[what.head]
+    if verb.pos != "VERB" or verb.lemma in frame.LIGHT_VERBS or verb.lemma in ("be", "do", "have"):
+        return None
+    return verb.lemma
+
 class Composer:
     """Chooses the query at selection, writes its rules at synthesis, phrases the answer."""
 
@@ -518,6 +532,11 @@ class Composer:
                 terms(c) | terms(labelled_as.get(c, ("", False))[0]))), None)):
             asked = doer  # "Who holds the tenancy on X?": the column named or labelled its doer ("plot holder")
             fit += 1
+        elif fr.question_word == "what" and not fr.asks_for and (verb := _what_done(fr)) and (
+                done_to := [c for c in strings if any(word_match(w, t) for u in relations.verb_uses(
+                    spec.get("description", ""), verb) for w in u for t in terms(c))]):
+            asked = done_to[0]  # "What does X sell?": the column the description names as what it sells ("the goods
+            fit += 1            # it sells": goods)
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
         elif fr.question_word == "when" and asked is None and (dated := self._when(fr, [spec] + (
@@ -650,6 +669,10 @@ class Composer:
         rows_named = any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))
         for other, ospec in sorted(ctx.tools.items()):
             # another tool's parameters filled by the question's entities ("of Meridian's contracted tonnage")
+            # (not another tool's count of the same things when the noun names the anchor's rows: "What percentage
+            # of X's callouts were for rats?" is X's callouts counted, not a column of callouts per month)
+            if other != tool and rows_named:
+                continue
             if other != tool and not all(p["name"] in params or any(
                     f"{other}.{p['name']}" in e.parameters for e in fr.entities) for p in ospec["parameters"]):
                 continue
@@ -1239,9 +1262,15 @@ class Composer:
         if not per:
             return True
         view = next((v for v in ctx.predicates.values() if v.tool == self.query.tool), None)
-        if view is None or not view.complete:
+        if view is None:
             return False
         named = [c for c in view.columns if c not in view.param_columns and any(word_match(per, t) for t in terms(c))]
+        # ("the average charge per callout" over a branch's callouts: callout_id has as many distinct values as
+        # there are rows, by the workspace's statistics of the whole predicate)
+        if named and (view.statistics.get(named[0]) or {}).get("distinct") == view.cardinality > 0:
+            return True
+        if not view.complete:
+            return False
         keys = [tuple(f.get(c) for c in [*view.param_columns, *named[:1]]) for f in view.facts]
         return bool(named) and len(set(keys)) == len(keys)
 

@@ -417,7 +417,7 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         want = value.casefold().replace("_", " ").split()  # ("watch_manager" is named "watch managers")
         for i in range(len(lem) - len(want) + 1):
             window = lem[i:i + len(want)]
-            if all(x in w[0] for x, w in zip(want, window, strict=True)) and \
+            if all(x in w[0] or P.noun_lemma(x) in w[0] for x, w in zip(want, window, strict=True)) and \
                     all(w[3].pos_ in ("NOUN", "ADJ", "PROPN", "VERB") for w in window):
                 yield window
 
@@ -498,6 +498,10 @@ def lemma_text(question: str) -> str:
             if (t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()) and \
                     P.noun_lemma(t.text) != t.lemma_.lower():
                 words.append(P.noun_lemma(t.text))
+            # and a singular noun as its plural: a kind the data writes in the plural, named as a modifier ("wasp
+            # callouts": the pest "wasps")
+            if t.pos_ == "NOUN" and t.tag_ == "NN" and (plural := P.noun_plural(t.lemma_.lower())) != t.lower_:
+                words.append(plural)
     return " ".join(words)
 
 

@@ -207,6 +207,14 @@ class LimitComposer:
                           and (spec.get("units") or {}).get(c) == unit]
                 if beside:
                     found = ([], beside[0])
+            if found is None and limit[0] is None:
+                # an amount the anchor declares in the same rows, named by the limit's own words ("his monthly hours
+                # cap", each month's hours_taught beside it): those rows compare, before another tool's amounts
+                limit_own = terms(limit[1]) - CAP_WORDS - {"day", "week", "month", "quarter", "year", "annual"}
+                beside = [c for c in naming.role_columns(spec, "amount") if c in own
+                          and any(word_match(w, t) for w in limit_own for t in terms(c))]
+                if len(beside) == 1:
+                    found = ([], beside[0])
             for words, count in tries if found is None else ():
                 found = best(self._paths(ctx, words, g, {tool}, limit, count=count, sibling=sibling, same=same))
                 if found is not None:

@@ -106,6 +106,15 @@ def noun_lemma(word: str) -> str:
     return lemma
 
 
+@lru_cache(maxsize=4096)
+def noun_plural(lemma: str) -> str:
+    """A singular noun's plural ("wasp": wasps, "company": companies), by lemminflect; the word itself when unknown."""
+    from lemminflect import getInflection
+
+    forms = getInflection(lemma, tag="NNS")
+    return forms[0] if forms else lemma
+
+
 @cache
 def _known_nouns(lemmatizer) -> frozenset[str]:
     """The pipeline's index of English nouns in their base form (its rule lemmatizer's own table)."""

@@ -223,7 +223,7 @@ def described_roles(description: str, word: str) -> tuple[bool, bool]:
 
 
 @lru_cache(maxsize=4096)
-def _verb_uses(description: str, word: str) -> tuple[frozenset[str], ...]:
+def verb_uses(description: str, word: str) -> tuple[frozenset[str], ...]:
     """What a tool's description says the verb ``word`` is done to, by its parse: for each use, its objects ("the
     prize money it won", "prize money won": money; "the customers it supplies": customer); pronouns say nothing."""
     out = []
@@ -252,7 +252,7 @@ def said_of_other_things(r: Relation, ends: set[str], tools: Mapping[str, Mappin
     # has spent" does not)
     # (both ends said: "pieces were found" says nothing of what found them)
     for w in content(r) if r.via == "verb" and len(r.words) == 1 and r.source and r.target else ():
-        uses = [u for spec in tools.values() for u in _verb_uses(spec.get("description", ""), w)]
+        uses = [u for spec in tools.values() for u in verb_uses(spec.get("description", ""), w)]
         if uses and not any(word_match(x, e) for u in uses for x in u for e in ends):
             return w, set().union(*uses)
     return None
