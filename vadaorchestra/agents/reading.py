@@ -27,8 +27,8 @@ from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, naming, relations
-from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
 from vadaorchestra.agents.question.compose import _what_done as compose_what_done
+from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, head_named, last_word_named
 from vadaorchestra.agents.verify import _derived_from, _rules, aggregates, derivation_constants, used_constants
 from vadaorchestra.datalog import ast as A
