@@ -215,7 +215,10 @@ class Pipeline:
 
     async def _replan(self) -> str:
         ctx = self.ctx
-        if ctx.iteration + 1 >= self.settings.max_iterations:
+        # (a composer that set its first tool aside for another, its rows holding nothing it needs, has that round
+        # back: at most three)
+        switched = min(3, sum(1 for e in ctx.events if e["kind"] == "compose_switch"))
+        if ctx.iteration + 1 >= self.settings.max_iterations + switched:
             ctx.event("stop", reason="iteration limit", iteration=ctx.iteration)
             self.phase = "answer"
             return self.say(f"iteration limit ({self.settings.max_iterations}) reached: answering")

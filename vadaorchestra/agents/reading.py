@@ -100,7 +100,7 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # the relation's named entity says the verb: "the procedures X billed" follows a tool of the claims X "billed",
     # whatever the objects its parse gives the verb, which the question may call otherwise)
     other = [(r, *found) for r in fr.relations if not r.negated and not _compared(fr, r)
-             for specs in [_called_for(r, ctx)] if specs and not _own_number_asked(r, specs)
+             for specs in [_called_for(r, ctx)] if specs and not (r.asked == "target" and _number_of(r, specs))
              if not _said_by(specs, relations.content(r)) and (found := relations.said_of_other_things(r, _ends(r, ctx), ctx.tools))]
     if other:
         return [f"the question says {w!r} of {r.source} and {r.target}, and the catalog says it only of "
@@ -114,8 +114,9 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         # "every substation it feeds"); a relation no called tool speaks of, which another tool is named for, is not
         step = need[0]
         words = {w for r in step.relations for w in relations.content(r)}
-        spoken = _said_by([ctx.tools[t] for t in called if t in ctx.tools], words)
-        if spoken or set(called) & step.tools:
+        specs = [ctx.tools[t] for t in called if t in ctx.tools]
+        spoken = _said_by(specs, words)
+        if spoken or set(called) & step.tools or all(_number_of(r, specs) for r in step.relations):
             return []
         r = step.relations[0]
         return [f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation speaks of "
@@ -132,13 +133,14 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     return out
 
 
-def _own_number_asked(r: frame.Relation, specs: list[dict[str, Any]]) -> bool:
-    """The thing asked is a number the tool called for the named entity holds of it ("What hourly rate does X
-    charge?": X's hourly_rate_gbp), whatever verb the question says it with: a property, not a relation to other
-    things."""
-    if r.asked != "target" or not r.source_entity or not r.target:
+def _number_of(r: frame.Relation, specs: list[dict[str, Any]]) -> bool:
+    """The relation's object is a number a called tool holds of its own rows, whatever verb says it ("What hourly
+    rate does X charge?": X's hourly_rate_gbp; "Which three car parks charge the highest hourly tariff?": each car
+    park's hourly_tariff_gbp): a property of the rows, not a relation to other things (every word of the object
+    names the column, beside the superlative's)."""
+    if r.via != "verb" or not r.target or r.target_entity:
         return False
-    words = terms(r.target) - OPERATION_WORDS
+    words = terms(r.target) - OPERATION_WORDS - frame.QUANTITY_SUPERLATIVES - {"high", "low", "large", "small"}
     numbers = [c["name"] for spec in specs for c in spec.get("schema", [])
                if c.get("type") in ("int", "float") and c["name"] not in (spec.get("parameter_columns") or {})]
     return bool(words) and any(all(any(word_match(w, t) for t in terms(c)) for w in words) for c in numbers)

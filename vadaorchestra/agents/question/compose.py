@@ -82,6 +82,11 @@ def _doers(verb: str) -> set[str]:
 
 
 
+
+def _joined(ctx: RunContext) -> set[str]:
+    """The tools called for the values of another tool's rows ("each")."""
+    return {c.tool for c in ctx.executed.values() if any(isinstance(v, dict) for v in c.params.values())}
+
 def _what_done(fr: QuestionFrame) -> str | None:
     """The verb whose object "what" is ("What does X sell?": sell), not a light verb or the copula."""
     if fr.parse is None:
@@ -661,7 +666,12 @@ class Composer:
         words to name the anchor's rows. The numerator sums the number column the question's other words name; with
         none named, a capacity counted in whole things (an int column) is compared with the rows counted, an amount
         with the anchor's amount (declared, or its only float column)."""
-        named_words = {w for e in fr.entities for w in terms(e.value)}  # "Cascade Value Fund" names no column
+        # "Cascade Value Fund" names no column (its words, where the question says them only inside a name: "the
+        # tests taken at Hollowell Test Centre" says "tests" of the tests)
+        spans = [(m.start(), m.end()) for e in fr.entities if not e.kind
+                 for m in re.finditer(re.escape(e.text or e.value), fr.question)]
+        named_words = {w for e in fr.entities for w in terms(e.value)} - {
+            w for w, a, _b in fr.tokens if not any(x <= a < y for x, y in spans)}
         noun = tuple(w for w in fr.share_of if w not in named_words)
         own_nums = naming.numeric(spec) + ([c for c in naming.numeric(ctx.tools[join.tool])] if join else [])
         ref = None
@@ -908,7 +918,7 @@ class Composer:
             self.switched = False
             return [Call(tool=self.query.tool, params=self.query.params, level="high")]
         q = self.query
-        if q is None or q.join is None or self.joined or any(c.tool == q.join.tool for c in ctx.executed.values()):
+        if q is None or q.join is None or self.joined or q.join.tool in _joined(ctx):
             return []
         self.joined = True
         view = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
@@ -966,7 +976,8 @@ class Composer:
         # branches in the Wessex district": Wessex's own profile holds its type and parent, the offices under it
         # hold the branches)
         called = {c.tool for c in ctx.executed.values()}
-        nxt = next((q for q in self.other_anchors if q.tool not in called), None)
+        # (not one whose joined tool has run for the values of another tool's rows already)
+        nxt = next((q for q in self.other_anchors if q.tool not in called and q.join.tool not in _joined(ctx)), None)
         if nxt is not None:
             ctx.event("compose_switch", tool=nxt.tool, instead_of=view.tool, why="no column to join")
             self.other_anchors = [q for q in self.other_anchors if q.tool != nxt.tool]
@@ -984,7 +995,9 @@ class Composer:
         if q is None or self.done:
             return []
         anchor = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
-        joined = next((v for v in ctx.predicates.values() if q.join and v.tool == q.join.tool), None)
+        # (the joined tool's rows once it ran for the anchor's values: not those of a call for the entity alone, an
+        # anchor set aside)
+        joined = next((v for v in ctx.predicates.values() if q.join and v.tool == q.join.tool and v.each), None)
         if anchor is not None and q.join is not None and not q.join.column and not self.joined and \
                 await self._link_join(ctx, probe, anchor):
             return []  # another anchor: called at the next replan
