@@ -82,6 +82,21 @@ def test_what_a_thing_does_is_read_from_the_description():
     assert result.ctx.answer_parts == [["Malcolm Ormerod"], ["produce"]], result.answer
 
 
+def test_what_a_stranded_preposition_leaves_is_an_amount_asked():
+    tools = {"get_lessons": {"name": "get_lessons", "output_predicate": "lesson",
+                             "schema": [{"name": "fee_gbp", "type": "float"}]}}
+    fr = frame.build("what did they come to in fees?", None, tools)
+    assert (fr.total, fr.asks_for) == (True, ("fee",))
+
+
+@pytest.mark.slow
+def test_a_second_part_totals_the_first_parts_rows_said_with_a_stranded_preposition():
+    result = ask("How many lessons did Tom Brannigan give in October 2024, and what did they come to in fees?",
+                 SCENARIOS / "driving_school")
+    assert result.verified, result.answer
+    assert result.ctx.answer_parts == [[17], [pytest.approx(869)]], result.answer
+
+
 def test_a_relation_no_tool_called_for_the_entity_speaks_of_is_refused():
     result = ask("How many penalty charge notices did the officers who report to Aisling Dunne issue in 2024?",
                  SCENARIOS / "parking_enforcement")

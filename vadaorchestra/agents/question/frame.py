@@ -24,7 +24,7 @@ catalog's columns mean is the catalog's data (names, descriptions, ``@role`` ann
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -774,6 +774,14 @@ class _Framer:
         question asks the amount's total."""
         w = self.w
         what = next((t for t in w if t.lemma == "what" and t.dep == "dobj" and t.i == 0), None)
+        if what is None:
+            # "What did they come to in fees?": "what" the object of a preposition the verb leaves at its end
+            # (however the parser attached "what": to the preposition, or to the auxiliary)
+            root = next((t for t in w if t.dep == "ROOT" and t.pos == "VERB"), None)
+            stranded = root is not None and any(
+                x.head == root.i and x.dep == "prep" and x.i > root.i and not any(y.head == x.i and y.i for y in w)
+                for x in w)
+            what = replace(w[0], head=root.i) if stranded and w[0].lemma == "what" else None
         if what is None or w[what.head].pos != "VERB":
             return None
         verb = what.head

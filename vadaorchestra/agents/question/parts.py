@@ -163,12 +163,12 @@ def _count_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]])
     return _with_kind(first, kind)
 
 
-def _total_of_them(first: QuestionFrame, text: str) -> QuestionFrame | None:
+def _total_of_them(first: QuestionFrame, text: str, tools: dict | None = None) -> QuestionFrame | None:
     """A follow-up part that totals a measure of the first part's things ("Which objects did we lend to X, and what
     did the loan fees for them come to in total?"): the first part's frame asking for the total of the measure it
     names. None for any other part: one naming an entity or a number of its own, or after a first part that is no
     plain list."""
-    rest = frame.build(text)
+    rest = frame.build(text, None, tools)  # (the catalog's number columns: "what did they come to in fees?")
     doc = P.nlp()(text)
     # (or the rows a first part counts, all of the entity's: "How many times has X been serviced, and what did those
     # services cost in total?"; not rows it restricts, which "those" would have to keep to)
@@ -237,7 +237,7 @@ class PartsComposer:
                 exists, text = text, kind_of
             elif i > 0 and parts and (counted := _count_of_them(parts[0].frame, text, kinds)) is not None:
                 of_them, text = text, counted
-            elif i > 0 and parts and (totalled := _total_of_them(parts[0].frame, text)) is not None:
+            elif i > 0 and parts and (totalled := _total_of_them(parts[0].frame, text, ctx.tools)) is not None:
                 built = totalled
             elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
                 first = parts[0].frame if parts else None
@@ -252,7 +252,7 @@ class PartsComposer:
             part = built or frame.build(text, ents, ctx.tools, kinds)
             if i == 0 and (part.who or part.extreme) and _points_back(part, " ".join(whole.parts[1:]), named) and \
                     _kind_of_them(part, " ".join(whole.parts[1:]), kinds) is None and \
-                    not (len(whole.parts) == 2 and _total_of_them(part, whole.parts[1]) is not None):
+                    not (len(whole.parts) == 2 and _total_of_them(part, whole.parts[1], ctx.tools) is not None):
                 return []  # what the first part finds is what the next one is about ("Which store ..., and does it")
             if part.compound or part.limit or not Composer.applies(part):
                 ctx.event("compose_parts", refused=text, kind=part.kind, compound=part.compound, limit=part.limit)
