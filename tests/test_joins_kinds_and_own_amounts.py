@@ -33,6 +33,12 @@ def test_a_singular_noun_is_looked_up_as_its_plural_too():
     assert "wasps" in frame.lemma_text("How many wasp callouts did the York branch attend in 2024?").split()
 
 
+def test_no_plural_ends_in_ss_and_passing_a_test_is_no_limit():
+    assert P.noun_lemma("pass") == "pass" and P.noun_lemma("glasses") == "glass"
+    assert not frame.build("How many of Sanjay Patel's learners have passed their driving test?").limit
+    assert frame.build("Has any vessel passed its quota?").limit
+
+
 def test_what_is_done_is_the_verb_whose_object_what_is():
     found = [{"value": "Green Basket Produce", "columns": ["traders.trader"], "parameters": ["get_trader.trader"]}]
     assert _what_done(frame.build("What does Green Basket Produce sell?", found, {})) == "sell"
@@ -102,3 +108,11 @@ def test_a_relation_no_tool_called_for_the_entity_speaks_of_is_refused():
                  SCENARIOS / "parking_enforcement")
     assert not result.verified, result.answer
     assert "'report to'" in result.answer and "get_officers_under" in result.answer, result.answer
+
+
+@pytest.mark.slow
+def test_the_main_verb_said_only_by_tools_not_called_is_refused():
+    """"passed their driving test": the tests' tools say it ("result (pass or fail)"); X's lessons counted had been
+    answered, verified, in an intermediate state."""
+    result = ask("How many of Sanjay Patel's learners have passed their driving test?", SCENARIOS / "driving_school")
+    assert not result.verified, result.answer

@@ -78,13 +78,19 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         return []
     verb = stem(root.lemma)
     if verb in frame.STOPWORDS or verb in frame.LIGHT_VERBS or verb in frame.ASPECT_VERBS or \
-            verb in frame.LIMIT_VERBS or verb in frame.WITHIN_VERBS or verb in frame.OPERATION_WORDS:
+            verb in frame.LIMIT_VERBS - {"pass", "top"} or verb in frame.WITHIN_VERBS or verb in frame.OPERATION_WORDS:
         return []
     named = sorted(t for t, spec in ctx.tools.items()
                    if any(word_match(verb, x) for x in relations.identity(spec)))
+    # (or, no tool being named for it, tools whose descriptions say it: "How many of X's learners have passed their
+    # driving test?" is the tests' ("result (pass or fail)"), not X's lessons counted)
+    named = named or sorted(t for t, spec in ctx.tools.items() if _said_by([spec], [verb]))
     called = _called(ctx)
     if not named or set(named) & set(called):
         return []
+    specs = [ctx.tools[t] for t in called if t in ctx.tools]
+    if any(r.words and stem(r.words[0]) == verb and _number_of(r, specs) for r in fr.relations):
+        return []  # the verb says a number of the rows ("What hourly rate does X charge?": X's hourly rate)
     if _said_by([ctx.tools[t] for t in called if t in ctx.tools], [verb]):
         return []
     return [f"the question says {root.text!r}, which {', '.join(named[:3])} follow, and no tool of the computation "

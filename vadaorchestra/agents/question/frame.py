@@ -926,7 +926,9 @@ class _Framer:
                 continue
             objs = [x for x in w if x.head == t.i and x.dep in ("dobj", "pobj", "attr", "obj")]
             named = [x for x in objs if x.i not in numbers and x.pos in ("NOUN", "PROPN")]
-            if t.lemma in LIMIT_VERBS and t.pos == "VERB" and named:
+            # ("pass" and "top" pass a limit only when their object names one: not "passed their driving test")
+            if t.lemma in LIMIT_VERBS and t.pos == "VERB" and named and (
+                    t.lemma not in ("pass", "top") or self._names_limit(named[0].i)):
                 return t, self._phrase_words(named[0].i), False
             if t.pos == "VERB" and named and self._names_limit(named[0].i) and any(
                     x.head == t.i and x.dep == "prt" and x.lemma in ("over", "above", "beyond", "past") for x in w):

@@ -92,6 +92,8 @@ def noun_lemma(word: str) -> str:
     "criteria": criterion): the same reading for a column's name and for a question's word."""
     from spacy.tokens import Doc
 
+    if word.endswith("ss"):
+        return word  # no plural ends in "ss" ("pass", "glass", "class": not "pas", "glas")
     pipeline = nlp()
     doc = Doc(pipeline.vocab, words=[word])
     doc[0].pos_ = "NOUN"
