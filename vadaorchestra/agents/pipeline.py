@@ -123,7 +123,12 @@ class Pipeline:
         # the kinds of things the question names by a common noun's lemma ("districts": the value "district")
         lemmas = frame.lemma_text(ctx.question)
         kinds = await self.client.call("find_entities", {"text": lemmas[:2000], "limit": 20}) if lemmas else {}
-        ctx.frame = frame.build(ctx.question, found.get("matches", []), ctx.tools, kinds.get("matches", []))
+        kind_matches = list(kinds.get("matches", []))
+        if plurals := frame.plural_text(ctx.question):
+            more = await self.client.call("find_entities", {"text": plurals[:2000], "limit": 20})
+            kind_matches += [m for m in more.get("matches", []) if m.get("category")
+                             and all(m.get("value") != k.get("value") for k in kind_matches)]
+        ctx.frame = frame.build(ctx.question, found.get("matches", []), ctx.tools, kind_matches)
         ctx.event("frame", frame=ctx.frame.to_json())
         chosen = await self.policy.select(ctx, self.probe)
         chosen = [c for c in chosen if c.tool in ctx.tools]

@@ -498,11 +498,14 @@ def lemma_text(question: str) -> str:
             if (t.pos_ == "NOUN" or t.pos_ == "PROPN" and t.text.islower()) and \
                     P.noun_lemma(t.text) != t.lemma_.lower():
                 words.append(P.noun_lemma(t.text))
-            # and a singular noun as its plural: a kind the data writes in the plural, named as a modifier ("wasp
-            # callouts": the pest "wasps")
-            if t.pos_ == "NOUN" and t.tag_ == "NN" and (plural := P.noun_plural(t.lemma_.lower())) != t.lower_:
-                words.append(plural)
     return " ".join(words)
+
+
+def plural_text(question: str) -> str:
+    """The question's singular nouns as plurals, for the kinds the data writes in the plural, named as a modifier
+    ("wasp callouts": the pest "wasps"); looked up apart from :func:`lemma_text`, whose matches they would crowd."""
+    return " ".join(plural for t in P.nlp()(question) if t.pos_ == "NOUN" and t.tag_ == "NN"
+                    and (plural := P.noun_plural(t.lemma_.lower())) != t.lower_)
 
 
 # --- the frame ------------------------------------------------------------------------------------------------------
