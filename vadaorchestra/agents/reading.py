@@ -82,13 +82,17 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         return []
     named = sorted(t for t, spec in ctx.tools.items()
                    if any(word_match(verb, x) for x in relations.identity(spec)))
-    # (or, no tool being named for it, tools whose descriptions say it: "How many of X's learners have passed their
-    # driving test?" is the tests' ("result (pass or fail)"), not X's lessons counted)
-    named = named or sorted(t for t, spec in ctx.tools.items() if _said_by([spec], [verb]))
     called = _called(ctx)
+    specs = [ctx.tools[t] for t in called if t in ctx.tools]
+    # (or, no tool being named for it, tools whose descriptions say it, when the verb's object names no called tool:
+    # "How many of X's learners have passed their driving test?" is the tests' ("result (pass or fail)"), not X's
+    # lessons counted; "How much did X spend on agency staff?" is X's agency shifts', whatever verb they say)
+    objects = {w for r in fr.relations if r.words and stem(r.words[0]) == verb and r.target and not r.target_entity
+               for w in terms(r.target)}
+    if not named and not any(word_match(w, x) for w in objects for spec in specs for x in relations.named_by(spec)):
+        named = sorted(t for t, spec in ctx.tools.items() if _said_by([spec], [verb]))
     if not named or set(named) & set(called):
         return []
-    specs = [ctx.tools[t] for t in called if t in ctx.tools]
     if any(r.words and stem(r.words[0]) == verb and _number_of(r, specs) for r in fr.relations):
         return []  # the verb says a number of the rows ("What hourly rate does X charge?": X's hourly rate)
     if _said_by([ctx.tools[t] for t in called if t in ctx.tools], [verb]):
@@ -162,10 +166,11 @@ def _unspoken_for_entity(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     for r in fr.relations:
         if r.negated or r.attribute or r.via != "verb" or r.asked is not None or _compared(fr, r):
             continue
-        ent = next((e for e in fr.entities if not e.kind and e.parameters
-                    and e.value in (r.source_entity, r.target_entity)), None)
+        # (the entity the relation's end: other things related to it; not its own doing, "How much did X spend on
+        # agency staff", which X's own tools answer whatever verb they say it with)
+        ent = next((e for e in fr.entities if not e.kind and e.parameters and e.value == r.target_entity), None)
         words = relations.content(r)
-        if ent is None or not words or (r.source_entity and r.target_entity):
+        if ent is None or not words or r.source_entity:
             continue
         called = _called_for(r, ctx)
         if not called or _said_by(called, words):
