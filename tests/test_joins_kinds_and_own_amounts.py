@@ -103,11 +103,41 @@ def test_a_second_part_totals_the_first_parts_rows_said_with_a_stranded_preposit
     assert result.ctx.answer_parts == [[17], [pytest.approx(869)]], result.answer
 
 
-def test_a_relation_no_tool_called_for_the_entity_speaks_of_is_refused():
+@pytest.mark.slow
+def test_the_things_related_to_a_named_entity_are_read_through_the_tool_that_says_the_relation():
+    """"the officers who report to X": X's line of supervision (whose description says "report to"), then each
+    officer's notices, counted by the column labelled "penalty charge notice"; the parse repaired where "did" was
+    read as the main verb and "X issue" as a noun."""
+    result = ask("How many penalty charge notices did the officers who report to Aisling Dunne issue in 2024?",
+                 SCENARIOS / "parking_enforcement")
+    assert result.verified, result.answer
+    assert result.ctx.answer_values == [360], result.answer
+
+
+def test_a_relation_no_tool_called_for_the_entity_speaks_of_is_refused(monkeypatch):
+    """The Verifier's own check: with the composer blind to the relation, X's own notices are counted (21); not
+    verified."""
+    import types
+
+    from vadaorchestra.agents.question import compose, relations
+
+    shim = types.SimpleNamespace(**{k: getattr(relations, k) for k in dir(relations) if not k.startswith("__")})
+    shim.related_to_entity = lambda fr: []
+    monkeypatch.setattr(compose, "relations", shim)
     result = ask("How many penalty charge notices did the officers who report to Aisling Dunne issue in 2024?",
                  SCENARIOS / "parking_enforcement")
     assert not result.verified, result.answer
-    assert "'report to'" in result.answer and "get_officers_under" in result.answer, result.answer
+    assert "'report' of Aisling Dunne" in result.answer and "get_officers_under" in result.answer, result.answer
+
+
+def test_did_read_as_the_main_verb_is_repaired():
+    question = "How much prize money did the birds of Old Forge Loft win over the whole season, in pounds?"
+    at = question.index("Old Forge Loft")
+    p = P.read(question, [P.Mention(at, at + len("Old Forge Loft"), "Old Forge Loft")])
+    win = next(w for w in p.words if w.text == "win")
+    assert (win.pos, win.dep) == ("VERB", "ROOT")
+    assert [w.dep for w in p.words if w.text in ("money", "did", "birds")] == ["dobj", "aux", "nsubj"]
+    assert [(w.text, w.start) for w in p.words][-3:] == [("in", 80), ("pounds", 83), ("?", 89)]
 
 
 @pytest.mark.slow

@@ -160,26 +160,21 @@ def _unspoken_for_entity(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """A verb that relates other things to a named entity ("the officers who report to X") is followed by a tool
     called for X that says it, when tools taking X say it: no tool is named for "report", but X's line of
     supervision says "the officers who report to them" and X's own notices do not, so the notices X issued answer
-    nothing of the officers reporting to X. Only relations whose other end is not X's own tool's thing: "the fees X
-    paid" (the asked thing, X the source) is X's own tool's."""
+    nothing of the officers reporting to X. (Not X's own doing, "How much did X spend on agency staff", which X's own
+    tools answer whatever verb they say it with.)"""
     out = []
-    for r in fr.relations:
-        if r.negated or r.attribute or r.via != "verb" or r.asked is not None or _compared(fr, r):
+    for value, words in relations.related_to_entity(fr):
+        if _compared(fr, next(r for r in fr.relations if r.target_entity == value)):
             continue
-        # (the entity the relation's end: other things related to it; not its own doing, "How much did X spend on
-        # agency staff", which X's own tools answer whatever verb they say it with)
-        ent = next((e for e in fr.entities if not e.kind and e.parameters and e.value == r.target_entity), None)
-        words = relations.content(r)
-        if ent is None or not words or r.source_entity:
-            continue
-        called = _called_for(r, ctx)
+        called = _calls_for({value}, ctx)
         if not called or _said_by(called, words):
             continue
+        ent = next(e for e in fr.entities if e.value == value)
         able = sorted({p.split(".")[0] for p in ent.parameters} & set(ctx.tools))
         saying = [t for t in able if _said_by([ctx.tools[t]], words)]
         if saying:
-            out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool called for "
-                       f"{ent.value} speaks of it ({', '.join(saying[:3])} would)")
+            out.append(f"the question says {' '.join(words)!r} of {value}, and no tool called for {value} speaks of "
+                       f"it ({', '.join(saying[:3])} would)")
     return out
 
 
@@ -658,15 +653,19 @@ def _aggregate_functions(ctx: RunContext) -> set[str]:
 
 def _called_for(r: frame.Relation, ctx: RunContext) -> list[dict[str, Any]]:
     """The tools called for the entity ``r`` names (with it as a parameter)."""
-    named = {e.lower() for e in (r.source_entity, r.target_entity) if e}
+    return _calls_for({e for e in (r.source_entity, r.target_entity) if e}, ctx)
+
+
+def _calls_for(values: set[str], ctx: RunContext) -> list[dict[str, Any]]:
+    """The tools called with one of ``values`` as a parameter."""
+    named = {v.lower() for v in values}
     return [ctx.tools.get(c.tool) or {} for c in ctx.executed.values()
             if any(str(v).lower() in named for v in c.params.values())]
 
 
 def _said_by(specs: list[dict[str, Any]], words) -> bool:
     """Whether one of the tools says one of ``words`` in its name, output, columns or description."""
-    return any(word_match(w, x) for spec in specs for w in words
-               for x in relations.named_by(spec) | terms(spec.get("description", "")))
+    return any(relations.says(spec, words) for spec in specs)
 
 
 def _compared(fr: QuestionFrame, r: frame.Relation) -> bool:

@@ -590,8 +590,12 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         # declares their identity (each landing's id)
         ids = {c for spec in ctx.tools.values() for c, r in (spec.get("roles") or {}).items() if r == "entity"}
         occasions = bool(noun) and set(noun) <= frame.OCCASIONS and any(col in ids for _f, _p, col, _o, _w in counts)
+        labelled = {c for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()
+                    if noun and all(any(word_match(n, w) for w in _words(lab)) for n in noun)}
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
+        elif any(col in labelled for _f, _p, col, _o, _w in counts):
+            pass  # a column whose @label says every word of the noun: pcn_ref, "penalty charge notice"
         elif not counted_kind and not people and not occasions and not any(_counts_the_noun(noun, col, others, words, head, measures)
                      and not _passes_over(ctx, noun, pred, col) for _f, pred, col, others, words in counts):
             problems.append(f"the question asks how many {noun_text}, but the count computed counts something "

@@ -183,6 +183,12 @@ class Composer:
         ctx.event("compose_candidates", queries=[{"tool": q.tool, "join": q.join.tool if q.join else None,
                                                   "score": round(q.score, 3), "asked": q.asked}
                                                  for q in sorted(found, key=lambda q: -q.score)[:8]])
+        # a verb relating other things to a named entity ("the officers who report to X") is said by the tool called
+        # for X, where one says it (X's line of supervision, not X's own notices)
+        for value, words in relations.related_to_entity(fr):
+            saying = [q for q in found if value not in q.params.values() or relations.says(ctx.tools[q.tool], words)]
+            if any(value in q.params.values() for q in saying):
+                found = saying
         need = relations.steps(fr, ctx.tools)
         if len(need) >= 2:
             # the question states relations that different tools follow ("the companies controlled by the ultimate
@@ -456,7 +462,12 @@ class Composer:
                 fit += 1
         if phrase:
             named = naming.named(phrase, cols)
-            labelled = [] if named else naming.label_named(phrase, [spec] + ([ctx.tools[join.tool]] if join else []), cols)
+            specs = [spec] + ([ctx.tools[join.tool]] if join else [])
+            # (a label that says the whole phrase before a column one of its words names: "penalty charge notices",
+            # the label of pcn_ref, not charge_gbp labelled "charge")
+            whole = [c for c in naming.label_named(phrase, specs, cols) if len(phrase) > 1 and c in labelled_as and all(
+                any(word_match(w, t) for t in terms(labelled_as[c][0])) for w in phrase)]
+            labelled = whole or ([] if named else naming.label_named(phrase, specs, cols))
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]
                 fit += 1

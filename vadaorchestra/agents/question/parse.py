@@ -109,6 +109,15 @@ def noun_lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _verb_lemma(word: str) -> str | None:
+    """A word's lemma read as a verb, by lemminflect; None when it knows none."""
+    from lemminflect import getLemma
+
+    found = getLemma(word, upos="VERB")
+    return found[0] if found else None
+
+
+@lru_cache(maxsize=4096)
 def noun_plural(lemma: str) -> str:
     """A singular noun's plural ("wasp": wasps, "company": companies), by lemminflect; the word itself when unknown."""
     from lemminflect import getInflection
@@ -262,16 +271,31 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         # (the clause's verb comes later): the compound read as one word, joined by "_" (every offset kept)
         gap = doc[1].idx + len(doc[1].text)
         doc = nlp()(text[:gap] + "_" + text[gap + 1:]) if text[gap:gap + 1] == " " else doc
+    verb_at, shift = None, 0
+    if (repaired := _do_support(text, doc)) is not None:
+        doc, verb_at, shift = repaired
     kinds = [m for m in mentions if m.kind]
     words = []
     for t in doc:
-        start, end, entity = _original(t.idx, t.idx + len(t.text), spans)
+        idx, size = t.idx, len(t.text)
+        if verb_at is not None and t.i == verb_at[0]:
+            idx, size = verb_at[1], verb_at[2]  # the question's own verb, where the stand-in verb was parsed
+        elif verb_at is not None and t.idx > verb_at[1]:
+            idx -= shift
+        start, end, entity = _original(idx, idx + size, spans)
         kind = next((m.value for m in kinds if m.start <= start and end <= m.end), None)
         pos, tag, lemma = t.pos_, t.tag_, t.lemma_.lower()
         if pos == "NOUN" and t.lower_.endswith("ss") and lemma != t.lower_:
             lemma = t.lower_  # a noun in -ss is no plural ("cross-connects": cross, not "cros"; "glass", "class")
         after_wh = t.i > 0 and doc[t.i - 1].lower_ in ("which", "what") and all(
             x.pos_ in ("ADP", "PART") for x in doc[:t.i - 1])
+        if verb_at is not None and t.i == verb_at[0]:
+            pos, tag, lemma = "VERB", "VB", _verb_lemma(question[start:end].lower()) or question[start:end].lower()
+        if pos == "NOUN" and t.dep_ == "ROOT" and any(c.dep_ == "aux" and c.lemma_ == "do" for c in t.children) and \
+                any(c.dep_ == "nsubj" for c in t.children):
+            # "What did X win in prize money?": "win" tagged a noun, yet the root of a clause with the auxiliary "do"
+            # and a subject, which only a verb has
+            pos, tag, lemma = "VERB", "VB", (_verb_lemma(t.lower_) or lemma)
         if (pos == "VERB" and tag == "VBZ" and (after_wh or any(c.tag_ == "WDT" and c.dep_ == "det"
                                                                 for c in t.children))) or \
                 (pos == "ADV" and any(c.tag_ == "WDT" and c.dep_ == "det" for c in t.children)):
@@ -280,6 +304,8 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         words.append(Word(t.i, question[start:end] if entity is None else entity, lemma, pos, tag, t.dep_,
                           t.head.i, start, end, entity, kind, t.is_stop))
     words = _kind_not_verb(words)
+    if verb_at is not None:
+        words = _verb_over_do(words, verb_at[0])
     reader = _Reader(doc, tuple(words), question)
     periods = []
     dates = [e for e in doc.ents if e.label_ == "DATE"]
@@ -294,11 +320,61 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         while k > 0 and joined(dates[k - 1], first):
             k -= 1  # "January and February 2024", "March to May 2024": one period, from the first date named
             first = dates[k]
-        start, _e, inside = _original(first.start_char, first.start_char, spans)
-        _s, end, inside_end = _original(ent.end_char, ent.end_char, spans)
+        a, b = first.start_char, ent.end_char
+        if verb_at is not None:  # (offsets in the text parsed with the stand-in verb)
+            a, b = (a - shift if a > verb_at[1] else a), (b - shift if b > verb_at[1] else b)
+        start, _e, inside = _original(a, a, spans)
+        _s, end, inside_end = _original(b, b, spans)
         if inside is None and inside_end is None and not any(a < end and start < b for _n, _m, a, b, _v in spans):
             periods.append(question[start:end])
     return replace(reader.parse(), periods=tuple(periods))
+
+
+_STAND_IN_VERB = "make"
+
+
+def _do_support(text: str, doc):
+    """"How many notices did the officers who report to X issue in 2024?": the parser, taking "X issue" for a noun,
+    makes "did" the main verb and leaves the clause none. When "did" is the root and a later word that can be a verb
+    (by lemminflect's lexicon) is read as a noun, the question is parsed again with a verb no one reads as a noun in
+    its place; kept when that parse makes it the verb of a clause under "did". Returns (doc, (its index, its start
+    and length in ``text``), the length difference), or None."""
+    from lemminflect import getAllLemmas
+
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.lemma_ != "do" or root.pos_ != "VERB" or not root.i or \
+            any(t.pos_ == "VERB" and t.head.i == root.i and t.dep_ in ("ccomp", "xcomp") for t in doc):
+        return None
+    for u in doc[root.i + 2:]:
+        if u.pos_ != "NOUN" or u.tag_ != "NN" or not u.text.islower() or "VERB" not in getAllLemmas(u.text) or \
+                (_verb_lemma(u.text) or "") != u.text:
+            continue
+        alt = text[:u.idx] + _STAND_IN_VERB + text[u.idx + len(u.text):]
+        again = nlp()(alt)
+        v = again[u.i] if u.i < len(again) else None
+        if v is not None and v.pos_ == "VERB" and (v.dep_ == "ROOT" or v.head.i == root.i and again[root.i].dep_ ==
+                                                    "ROOT" and v.dep_ in ("ccomp", "xcomp", "conj")):
+            return again, (u.i, u.idx, len(u.text)), len(_STAND_IN_VERB) - len(u.text)
+    return None
+
+
+def _verb_over_do(words: list[Word], v: int) -> list[Word]:
+    """The repaired parse of :func:`_do_support`: the verb is the root, "did" its auxiliary, what "did" had as its
+    subject (the thing asked) the verb's object, and "did"'s object the verb's subject."""
+    do = words[v].head
+    if do == v:
+        return words  # (parsed with "did" its auxiliary already)
+    out = []
+    for w in words:
+        if w.i == v:
+            w = replace(w, dep="ROOT", head=v)
+        elif w.i == do:
+            w = replace(w, pos="AUX", tag="VBD", dep="aux", head=v)
+        elif w.head == do:
+            dep = {"nsubj": "dobj", "dobj": "nsubj"}.get(w.dep, w.dep)
+            w = replace(w, dep=dep, head=v)
+        out.append(w)
+    return out
 
 
 def _kind_not_verb(words: list[Word]) -> list[Word]:

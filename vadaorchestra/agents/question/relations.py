@@ -76,6 +76,24 @@ def named_by(spec: Mapping[str, Any]) -> set[str]:
     return identity(spec) | {t for c in spec.get("schema", []) if c["name"] not in params for t in terms(c["name"])}
 
 
+def says(spec: Mapping[str, Any], words) -> bool:
+    """Whether a tool says one of ``words`` in its name, output, columns or description."""
+    return any(word_match(w, x) for w in words for x in named_by(spec) | terms(spec.get("description", "")))
+
+
+def related_to_entity(fr: QuestionFrame) -> list[tuple[str, tuple[str, ...]]]:
+    """The verbs that relate other things to an entity the question names, with the entity ("the officers who report
+    to X": (X, ("report",))): the tool called for X must say them."""
+    out = []
+    for r in fr.relations:
+        if r.negated or r.attribute or r.via != "verb" or r.asked is not None or r.source_entity:
+            continue
+        ent = next((e for e in fr.entities if not e.kind and e.parameters and e.value == r.target_entity), None)
+        if ent is not None and (words := content(r)):
+            out.append((ent.value, words))
+    return out
+
+
 def by_column(r: Relation, tools: Mapping[str, Mapping[str, Any]]) -> bool:
     """Whether a relation's words name output columns of tools and no tool's identity (a quantity or a property of
     the things another relation reaches: "fees to the musicians")."""
