@@ -87,8 +87,9 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     # (or, no tool being named for it, tools whose descriptions say it, when the verb's object names no called tool:
     # "How many of X's learners have passed their driving test?" is the tests' ("result (pass or fail)"), not X's
     # lessons counted; "How much did X spend on agency staff?" is X's agency shifts', whatever verb they say)
-    objects = {w for r in fr.relations if r.words and stem(r.words[0]) == verb and r.target and not r.target_entity
-               for w in terms(r.target)}
+    # (its object, or the nouns the relation's words carry: "supplied the most hours to X", hours)
+    objects = {w for r in fr.relations if r.words and stem(r.words[0]) == verb
+               for w in (terms(r.target) if r.target and not r.target_entity else set()) | set(relations.content(r)[1:])}
     if not named and not any(word_match(w, x) for w in objects for spec in specs for x in relations.named_by(spec)):
         named = sorted(t for t, spec in ctx.tools.items() if _said_by([spec], [verb]))
     if not named or set(named) & set(called):
