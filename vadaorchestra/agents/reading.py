@@ -91,7 +91,10 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     objects = {w for r in fr.relations if r.words and stem(r.words[0]) == verb
                for w in (terms(r.target) if r.target and not r.target_entity else set()) | set(relations.content(r)[1:])}
     if not named and not any(word_match(w, x) for w in objects for spec in specs for x in relations.named_by(spec)):
-        named = sorted(t for t, spec in ctx.tools.items() if _said_by([spec], [verb]))
+        # (and the object names them: the tests' tools name tests; with no object, "Which stores sit directly under
+        # X?", nothing says whose the verb is)
+        named = sorted(t for t, spec in ctx.tools.items() if _said_by([spec], [verb])
+                       and any(word_match(w, x) for w in objects for x in relations.named_by(spec)))
     if not named or set(named) & set(called):
         return []
     if any(r.words and stem(r.words[0]) == verb and _number_of(r, specs) for r in fr.relations):
