@@ -692,8 +692,9 @@ class Composer:
             # another tool's parameters filled by the question's entities ("of Meridian's contracted tonnage")
             # (not another tool's count of the same things when the noun names the anchor's rows: "What percentage
             # of X's callouts were for rats?" is X's callouts counted, not a column of callouts per month)
-            if other != tool and rows_named:
-                continue
+            if other != tool and noun and any(word_match(noun[-1], t)
+                                              for t in terms(tool) | terms(spec["output_predicate"])):
+                continue  # (by the noun's head: "its annual loan quota" is a cap of loans, another tool's)
             if other != tool and not all(p["name"] in params or any(
                     f"{other}.{p['name']}" in e.parameters for e in fr.entities) for p in ospec["parameters"]):
                 continue
