@@ -60,6 +60,8 @@ def test_what_is_done_is_the_verb_whose_object_what_is():
     ("driving_school", "What percentage of the tests taken at Hollowell Test Centre in 2024 were passes?",
      [pytest.approx(0.534, abs=0.001)]),
     ("parking_enforcement", "Which car park in the Riverside district has the most spaces?", ["Dockside Multi-Storey"]),
+    # (a verb whose object is a number of the entity's own tool, by its declared unit: herd_size in cows)
+    ("dairy_coop", "How many cows does Bracken Hill Farm milk?", [148]),
     ("parking_enforcement", "Which three car parks charge the highest hourly tariff?",
      ["Ashgrove Car Park", "Beacon Car Park", "Cloisters Underground"]),
     # the anchor set aside (Machine Learning's own profile) is the joined tool: its rows for the prerequisites are

@@ -155,9 +155,12 @@ def _number_of(r: frame.Relation, specs: list[dict[str, Any]]) -> bool:
     if r.via != "verb" or not r.target or r.target_entity:
         return False
     words = terms(r.target) - OPERATION_WORDS - frame.QUANTITY_SUPERLATIVES - {"high", "low", "large", "small"}
-    numbers = [c["name"] for spec in specs for c in spec.get("schema", [])
+    # (by its name, its @label or its @unit: "How many cows does X milk?", herd_size in cows)
+    numbers = [terms(c["name"]) | terms((spec.get("labels") or {}).get(c["name"], "")) |
+               terms(str((spec.get("units") or {}).get(c["name"], "")))
+               for spec in specs for c in spec.get("schema", [])
                if c.get("type") in ("int", "float") and c["name"] not in (spec.get("parameter_columns") or {})]
-    return bool(words) and any(all(any(word_match(w, t) for t in terms(c)) for w in words) for c in numbers)
+    return bool(words) and any(all(any(word_match(w, t) for t in said) for w in words) for said in numbers)
 
 
 def _unspoken_for_entity(fr: QuestionFrame, ctx: RunContext) -> list[str]:
