@@ -60,6 +60,17 @@ def test_what_is_done_is_the_verb_whose_object_what_is():
     ("driving_school", "What percentage of the tests taken at Hollowell Test Centre in 2024 were passes?",
      [pytest.approx(0.534, abs=0.001)]),
     ("parking_enforcement", "Which car park in the Riverside district has the most spaces?", ["Dockside Multi-Storey"]),
+    # (states of the work in between, each wrong and verified or refused in a whole run, kept right: a joined tool
+    # called for the share's reference already holds the rows it needs, no second call doubling them; loads
+    # "leaving" X are X's shipments, whatever verb the tool says, X not being a load; "X's crew" are the doers of
+    # the overtime X's tool says they claimed; a rate in EUR per word is no count of words against a word cap)
+    ("hospital_claims", "Ironwood Urgent Care's claims to Evergreen State Health Plan use what fraction of Evergreen "
+     "State Health Plan's annual cap for Granite Peak Health?", [pytest.approx(0.125)]),
+    ("freight_hubs", "What is the combined declared value of all loads leaving Gdansk Baltic Container Yard?",
+     [pytest.approx(3545000.0)]),
+    ("fire_rescue", "How many overtime hours did Calderbank's crew claim in February 2024?", [pytest.approx(147.5)]),
+    ("translation_agency", "Which translators of the Porto office went over their monthly word cap in February 2024?",
+     ["Rui Campos"]),
     # (a verb whose object is a number of the entity's own tool, by its declared unit: herd_size in cows)
     ("dairy_coop", "How many cows does Bracken Hill Farm milk?", [148]),
     ("parking_enforcement", "Which three car parks charge the highest hourly tariff?",

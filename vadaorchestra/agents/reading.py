@@ -130,7 +130,8 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         words = {w for r in step.relations for w in relations.content(r)}
         specs = [ctx.tools[t] for t in called if t in ctx.tools]
         spoken = _said_by(specs, words)
-        if spoken or set(called) & step.tools or all(_number_of(r, specs) for r in step.relations):
+        if spoken or set(called) & step.tools or all(_number_of(r, specs) or _doers_of_said_verb(fr, r, ctx)
+                                                     for r in step.relations):
             return []
         r = step.relations[0]
         return [f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation speaks of "
@@ -145,6 +146,17 @@ def _relations(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         out.append(f"the question says {r.text!r} ({r.source} → {r.target}), and no tool of the computation follows "
                    f"it on its own (it needs one of: {tools})")
     return out
+
+
+def _doers_of_said_verb(fr: QuestionFrame, r: frame.Relation, ctx: RunContext) -> bool:
+    """"X's crew" as the doers of a verb that a tool called for X says ("How many overtime hours did Calderbank's
+    crew claim?": the station's overtime, "claimed by each firefighter of a fire station"): the tool's rows are the
+    things X's people did, whatever the question calls the people."""
+    if r.via not in ("possessive", "noun") or not r.source_entity or not r.source:
+        return False
+    verbs = {w for v in fr.relations if v.via == "verb" and v.source == r.source and not v.negated
+             for w in relations.content(v)[:1]}
+    return bool(verbs) and _said_by(_calls_for({r.source_entity}, ctx), verbs)
 
 
 def _number_of(r: frame.Relation, specs: list[dict[str, Any]]) -> bool:
@@ -170,10 +182,11 @@ def _unspoken_for_entity(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     nothing of the officers reporting to X. (Not X's own doing, "How much did X spend on agency staff", which X's own
     tools answer whatever verb they say it with.)"""
     out = []
-    for value, words in relations.related_to_entity(fr):
+    for value, words, things in relations.related_to_entity(fr):
         if _compared(fr, next(r for r in fr.relations if r.target_entity == value)):
             continue
-        called = _calls_for({value}, ctx)
+        # (the tools called for X whose rows are X's own, X being of the kind related to it)
+        called = [spec for spec in _calls_for({value}, ctx) if relations.called_for_its_kind(spec, things)]
         if not called or _said_by(called, words):
             continue
         ent = next(e for e in fr.entities if e.value == value)

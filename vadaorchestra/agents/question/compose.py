@@ -120,6 +120,7 @@ class Composer:
         self.tag = ""  # names this query's rules apart from another's (a part of the question: "part2")
         self.fallbacks: list[Query] = []  # queries of other tools, best first (see _switch)
         self.other_anchors: list[Query] = []  # joins from other tools, best first (see _link_join)
+        self.set_aside: set[str] = set()  # anchors whose rows held nothing to join (their calls were the entity's)
         self.switched = False  # the query changed at synthesis: its tool is called at the next replan
 
     # --- which questions ------------------------------------------------------------------------------------------
@@ -185,8 +186,9 @@ class Composer:
                                                  for q in sorted(found, key=lambda q: -q.score)[:8]])
         # a verb relating other things to a named entity ("the officers who report to X") is said by the tool called
         # for X, where one says it (X's line of supervision, not X's own notices)
-        for value, words in relations.related_to_entity(fr):
-            saying = [q for q in found if value not in q.params.values() or relations.says(ctx.tools[q.tool], words)]
+        for value, words, things in relations.related_to_entity(fr):
+            saying = [q for q in found if value not in q.params.values() or relations.says(ctx.tools[q.tool], words)
+                      or not relations.called_for_its_kind(ctx.tools[q.tool], things)]
             if any(value in q.params.values() for q in saying):
                 found = saying
         need = relations.steps(fr, ctx.tools)
@@ -930,7 +932,10 @@ class Composer:
             self.switched = False
             return [Call(tool=self.query.tool, params=self.query.params, level="high")]
         q = self.query
-        if q is None or q.join is None or self.joined or q.join.tool in _joined(ctx):
+        # (the joined tool is called once, for the anchor's values; a call of it already made, for the question's
+        # entity, holds the rows it needs, unless it was an anchor set aside, whose rows are the entity's own)
+        called = {c.tool for c in ctx.executed.values()} - self.set_aside
+        if q is None or q.join is None or self.joined or q.join.tool in _joined(ctx) | called:
             return []
         self.joined = True
         view = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
@@ -992,6 +997,7 @@ class Composer:
         nxt = next((q for q in self.other_anchors if q.tool not in called and q.join.tool not in _joined(ctx)), None)
         if nxt is not None:
             ctx.event("compose_switch", tool=nxt.tool, instead_of=view.tool, why="no column to join")
+            self.set_aside.add(view.tool)
             self.other_anchors = [q for q in self.other_anchors if q.tool != nxt.tool]
             self.alternatives = [q for q in self.other_anchors if q.tool == nxt.tool and q.params == nxt.params]
             self.query, self.done, self.switched = nxt, False, True
@@ -1009,7 +1015,8 @@ class Composer:
         anchor = next((v for v in ctx.predicates.values() if v.tool == q.tool), None)
         # (the joined tool's rows once it ran for the anchor's values: not those of a call for the entity alone, an
         # anchor set aside)
-        joined = next((v for v in ctx.predicates.values() if q.join and v.tool == q.join.tool and v.each), None)
+        joined = next((v for v in ctx.predicates.values() if q.join and v.tool == q.join.tool
+                       and (v.each or v.tool not in self.set_aside)), None)
         if anchor is not None and q.join is not None and not q.join.column and not self.joined and \
                 await self._link_join(ctx, probe, anchor):
             return []  # another anchor: called at the next replan

@@ -211,8 +211,11 @@ class LimitComposer:
                 # an amount the anchor declares in the same rows, named by the limit's own words ("his monthly hours
                 # cap", each month's hours_taught beside it): those rows compare, before another tool's amounts
                 limit_own = terms(limit[1]) - CAP_WORDS - {"day", "week", "month", "quarter", "year", "annual"}
+                # (not one in another unit than the limit's: a rate in EUR per word is no count of words)
+                units = spec.get("units") or {}
                 beside = [c for c in naming.role_columns(spec, "amount") if c in own
-                          and any(word_match(w, t) for w in limit_own for t in terms(c))]
+                          and any(word_match(w, t) for w in limit_own for t in terms(c))
+                          and (units.get(c) is None or units.get(limit[1]) is None or units[c] == units[limit[1]])]
                 if len(beside) == 1:
                     found = ([], beside[0])
             for words, count in tries if found is None else ():

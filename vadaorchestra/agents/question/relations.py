@@ -81,17 +81,24 @@ def says(spec: Mapping[str, Any], words) -> bool:
     return any(word_match(w, x) for w in words for x in named_by(spec) | terms(spec.get("description", "")))
 
 
-def related_to_entity(fr: QuestionFrame) -> list[tuple[str, tuple[str, ...]]]:
-    """The verbs that relate other things to an entity the question names, with the entity ("the officers who report
-    to X": (X, ("report",))): the tool called for X must say them."""
+def related_to_entity(fr: QuestionFrame) -> list[tuple[str, tuple[str, ...], set[str]]]:
+    """The verbs that relate other things to an entity the question names, with the entity and the words of the
+    things related ("the officers who report to X": (X, ("report",), {"officer"})): a tool called for X whose rows are
+    X's own (called for an officer, X) must say them."""
     out = []
     for r in fr.relations:
-        if r.negated or r.attribute or r.via != "verb" or r.asked is not None or r.source_entity:
+        if r.negated or r.attribute or r.via != "verb" or r.asked is not None or r.source_entity or not r.source:
             continue
         ent = next((e for e in fr.entities if not e.kind and e.parameters and e.value == r.target_entity), None)
         if ent is not None and (words := content(r)):
-            out.append((ent.value, words))
+            out.append((ent.value, words, terms(r.source)))
     return out
+
+
+def called_for_its_kind(spec: Mapping[str, Any], things: set[str]) -> bool:
+    """Whether a tool is called for a thing of the kind ``things`` name (its parameter's column: get_officer_pcns is
+    called for an officer), so that its rows are that one thing's, not those of other things related to it."""
+    return any(word_match(w, t) for w in things for c in (spec.get("parameter_columns") or {}) for t in terms(c))
 
 
 def by_column(r: Relation, tools: Mapping[str, Mapping[str, Any]]) -> bool:
