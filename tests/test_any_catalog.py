@@ -239,7 +239,7 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 13, "bank_plus": 120
               "campaign_finance": 13, "leisure_pools": 15, "radio_network": 8, "court_listings": 14,
               "allotment_plots": 14, "care_homes": 14, "diocese_parishes": 8,
               "weather_network": 16, "bike_share": 16, "parking_enforcement": 16, "driving_school": 15,
-              "pest_control": 15, "street_markets": 14}
+              "pest_control": 15, "street_markets": 14, "cinema_chain": 13, "nursery_group": 14}
 
 
 @pytest.mark.slow
