@@ -127,6 +127,7 @@ def test_the_things_related_to_a_named_entity_are_read_through_the_tool_that_say
     assert result.ctx.answer_values == [360], result.answer
 
 
+@pytest.mark.slow
 def test_a_relation_no_tool_called_for_the_entity_speaks_of_is_refused(monkeypatch):
     """The Verifier's own check: with the composer blind to the relation, X's own notices are counted (21); not
     verified."""
