@@ -17,7 +17,6 @@ from catalogs import ask
 
 from vadaorchestra.agents.question import frame
 from vadaorchestra.agents.question import parse as P
-from vadaorchestra.agents.question.compose import _what_done
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -41,8 +40,8 @@ def test_no_plural_ends_in_ss_and_passing_a_test_is_no_limit():
 
 def test_what_is_done_is_the_verb_whose_object_what_is():
     found = [{"value": "Green Basket Produce", "columns": ["traders.trader"], "parameters": ["get_trader.trader"]}]
-    assert _what_done(frame.build("What does Green Basket Produce sell?", found, {})) == "sell"
-    assert _what_done(frame.build("What is the capacity of Hall 2?")) is None
+    assert frame.what_done(frame.build("What does Green Basket Produce sell?", found, {})) == "sell"
+    assert frame.what_done(frame.build("What is the capacity of Hall 2?")) is None
 
 
 @pytest.mark.slow

@@ -27,7 +27,6 @@ from typing import Any
 
 from vadaorchestra.agents.context import RunContext
 from vadaorchestra.agents.question import frame, naming, relations
-from vadaorchestra.agents.question.compose import _what_done as compose_what_done
 from vadaorchestra.agents.question.frame import OPERATION_WORDS, QuestionFrame, asked_columns, stem, terms, word_match
 from vadaorchestra.agents.question.naming import CAP_WORDS, bound_columns, column_unit, head_named, last_word_named
 from vadaorchestra.agents.verify import _derived_from, _rules, aggregates, derivation_constants, used_constants
@@ -99,7 +98,7 @@ def _predicate(fr: QuestionFrame, ctx: RunContext) -> list[str]:
         return []
     if any(r.words and stem(r.words[0]) == verb and _number_of(r, specs) for r in fr.relations):
         return []  # the verb says a number of the rows ("What hourly rate does X charge?": X's hourly rate)
-    if _said_by([ctx.tools[t] for t in called if t in ctx.tools], [verb]):
+    if _said_by(specs, [verb]):
         return []
     return [f"the question says {root.text!r}, which {', '.join(named[:3])} follow, and no tool of the computation "
             f"speaks of it"]
@@ -713,7 +712,7 @@ def _ends(r: frame.Relation, ctx: RunContext) -> set[str]:
 def _done_to_answered(fr: QuestionFrame, ctx: RunContext) -> bool:
     """"What does X sell?": the answer's values are of a column that a called tool's description names as what the
     verb is done to ("the goods it sells")."""
-    verb = compose_what_done(fr)
+    verb = frame.what_done(fr)
     values = {str(v).lower() for v in ctx.answer_values or []}
     if verb is None or not values:
         return False

@@ -87,18 +87,6 @@ def _joined(ctx: RunContext) -> set[str]:
     """The tools called for the values of another tool's rows ("each")."""
     return {c.tool for c in ctx.executed.values() if any(isinstance(v, dict) for v in c.params.values())}
 
-def _what_done(fr: QuestionFrame) -> str | None:
-    """The verb whose object "what" is ("What does X sell?": sell), not a light verb or the copula."""
-    if fr.parse is None:
-        return None
-    w = fr.parse.words
-    what = next((t for t in w if t.lemma == "what" and t.dep in ("dobj", "obj")), None)
-    if what is None or what.head == what.i:
-        return None
-    verb = w[what.head]
-    if verb.pos != "VERB" or verb.lemma in frame.LIGHT_VERBS or verb.lemma in ("be", "do", "have"):
-        return None
-    return verb.lemma
 
 class Composer:
     """Chooses the query at selection, writes its rules at synthesis, phrases the answer."""
@@ -550,7 +538,7 @@ class Composer:
                 terms(c) | terms(labelled_as.get(c, ("", False))[0]))), None)):
             asked = doer  # "Who holds the tenancy on X?": the column named or labelled its doer ("plot holder")
             fit += 1
-        elif fr.question_word == "what" and not fr.asks_for and (verb := _what_done(fr)) and (
+        elif fr.question_word == "what" and not fr.asks_for and (verb := frame.what_done(fr)) and (
                 done_to := [c for c in strings if any(word_match(w, t) for u in relations.verb_uses(
                     spec.get("description", ""), verb) for w in u for t in terms(c))]):
             asked = done_to[0]  # "What does X sell?": the column the description names as what it sells ("the goods

@@ -487,6 +487,20 @@ def verb_said(fr: QuestionFrame) -> str | None:
     return fr.verb
 
 
+def what_done(fr: QuestionFrame) -> str | None:
+    """The verb whose object "what" is ("What does X sell?": sell), not a light verb or the copula."""
+    if fr.parse is None:
+        return None
+    w = fr.parse.words
+    what = next((t for t in w if t.lemma == "what" and t.dep in ("dobj", "obj")), None)
+    if what is None or what.head == what.i:
+        return None
+    verb = w[what.head]
+    if verb.pos != "VERB" or verb.lemma in LIGHT_VERBS or verb.lemma in ("be", "do", "have"):
+        return None
+    return verb.lemma
+
+
 def lemma_text(question: str) -> str:
     """The question's nouns and adjectives as lemmas, for finding the kinds it names ("districts": district)."""
     words = []
