@@ -81,8 +81,6 @@ def _doers(verb: str) -> set[str]:
     return {verb + "er", verb + "r", verb + "or", verb[:-1] + "or"} if verb else set()
 
 
-
-
 def _joined(ctx: RunContext) -> set[str]:
     """The tools called for the values of another tool's rows ("each")."""
     return {c.tool for c in ctx.executed.values() if any(isinstance(v, dict) for v in c.params.values())}
@@ -455,9 +453,10 @@ class Composer:
             specs = [spec] + ([ctx.tools[join.tool]] if join else [])
             # (a label that says the whole phrase before a column one of its words names: "penalty charge notices",
             # the label of pcn_ref, not charge_gbp labelled "charge")
-            whole = [c for c in naming.label_named(phrase, specs, cols) if len(phrase) > 1 and c in labelled_as and all(
+            by_label = naming.label_named(phrase, specs, cols)
+            whole = [c for c in by_label if len(phrase) > 1 and c in labelled_as and all(
                 any(word_match(w, t) for t in terms(labelled_as[c][0])) for w in phrase)]
-            labelled = whole or ([] if named else naming.label_named(phrase, specs, cols))
+            labelled = whole or ([] if named else by_label)
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]
                 fit += 1
@@ -677,14 +676,16 @@ class Composer:
         own_nums = naming.numeric(spec) + ([c for c in naming.numeric(ctx.tools[join.tool])] if join else [])
         ref = None
         # the noun names the anchor's rows ("the loans issued by X"): the whole is the rows, not a cap
-        rows_named = any(word_match(w, t) for w in noun[:2] for t in terms(tool) | terms(spec["output_predicate"]))
+        rows = terms(tool) | terms(spec["output_predicate"])
+        rows_named = any(word_match(w, t) for w in noun[:2] for t in rows)
+        # (not another tool's count of the same things when the noun's head names the anchor's rows: "What percentage
+        # of X's callouts were for rats?" is X's callouts counted, not a column of callouts per month; "its annual
+        # loan quota" is a cap of loans, another tool's)
+        rows_headed = bool(noun) and any(word_match(noun[-1], t) for t in rows)
         for other, ospec in sorted(ctx.tools.items()):
             # another tool's parameters filled by the question's entities ("of Meridian's contracted tonnage")
-            # (not another tool's count of the same things when the noun names the anchor's rows: "What percentage
-            # of X's callouts were for rats?" is X's callouts counted, not a column of callouts per month)
-            if other != tool and noun and any(word_match(noun[-1], t)
-                                              for t in terms(tool) | terms(spec["output_predicate"])):
-                continue  # (by the noun's head: "its annual loan quota" is a cap of loans, another tool's)
+            if other != tool and rows_headed:
+                continue
             if other != tool and not all(p["name"] in params or any(
                     f"{other}.{p['name']}" in e.parameters for e in fr.entities) for p in ospec["parameters"]):
                 continue

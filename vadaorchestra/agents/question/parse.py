@@ -274,14 +274,17 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
     verb_at, shift = None, 0
     if (repaired := _do_support(text, doc)) is not None:
         doc, verb_at, shift = repaired
+
+    def back(at: int) -> int:
+        """An offset in the text parsed (with the stand-in verb, when repaired) as an offset in ``text``."""
+        return at - shift if verb_at is not None and at > verb_at[1] else at
+
     kinds = [m for m in mentions if m.kind]
     words = []
     for t in doc:
-        idx, size = t.idx, len(t.text)
+        idx, size = back(t.idx), len(t.text)
         if verb_at is not None and t.i == verb_at[0]:
-            idx, size = verb_at[1], verb_at[2]  # the question's own verb, where the stand-in verb was parsed
-        elif verb_at is not None and t.idx > verb_at[1]:
-            idx -= shift
+            size = verb_at[2]  # the question's own verb, where the stand-in verb was parsed
         start, end, entity = _original(idx, idx + size, spans)
         kind = next((m.value for m in kinds if m.start <= start and end <= m.end), None)
         pos, tag, lemma = t.pos_, t.tag_, t.lemma_.lower()
@@ -320,9 +323,7 @@ def read(question: str, mentions: list[Mention] | tuple[Mention, ...] = ()) -> P
         while k > 0 and joined(dates[k - 1], first):
             k -= 1  # "January and February 2024", "March to May 2024": one period, from the first date named
             first = dates[k]
-        a, b = first.start_char, ent.end_char
-        if verb_at is not None:  # (offsets in the text parsed with the stand-in verb)
-            a, b = (a - shift if a > verb_at[1] else a), (b - shift if b > verb_at[1] else b)
+        a, b = back(first.start_char), back(ent.end_char)
         start, _e, inside = _original(a, a, spans)
         _s, end, inside_end = _original(b, b, spans)
         if inside is None and inside_end is None and not any(a < end and start < b for _n, _m, a, b, _v in spans):
