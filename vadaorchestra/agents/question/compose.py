@@ -365,7 +365,9 @@ class Composer:
             # count of distinct things, which the same thing listed for two values does not change; never a sum)
             things = [c for c in naming.role_columns(spec, "entity") if c != pcol]
             return params[0]["name"] if things and naming.named(fr.asks_for, things) else None
-        if not (fr.who and (fr.extreme or (fr.ranking and fr.n))) or not fr.asks_for:
+        # (or an imperative naming the things: "Name the three nurseries that invoiced the most in fees")
+        if not ((fr.who or fr.listing and fr.how == "imperative") and (fr.extreme or (fr.ranking and fr.n))) or \
+                not fr.asks_for:
             return None
         return params[0]["name"] if pcol is not None and naming.named(fr.asks_for, [pcol]) else None
 
@@ -576,6 +578,9 @@ class Composer:
                 # "Which courtroom at X seats the most?": the courtroom column holds courtrooms, a kind (a column
                 # named the kind and nothing more; imprint_type holds kinds, not imprints)
                 continue
+            if e.kind and every is not None and fr.asked_head and word_match(fr.asked_head, e.value.lower()) and \
+                    any(word_match(fr.asked_head, t) for t in terms(cols[0])):
+                continue  # "Which three homes recorded the most falls?": the tool called for every home
             labels = [c.rsplit(".", 1)[-1] for c in e.columns]
             where = [c for c in strings if any(c == lab or terms(c) & terms(lab) for lab in labels)]
             if e.kind and not any(c in labels for c in strings):
@@ -682,6 +687,20 @@ class Composer:
         # of X's callouts were for rats?" is X's callouts counted, not a column of callouts per month; "its annual
         # loan quota" is a cap of loans, another tool's)
         rows_headed = bool(noun) and any(word_match(noun[-1], t) for t in rows)
+        # (or the noun's head names a measure of the anchor's own rows, which the question restricts: "What percentage
+        # of X's box office takings in 2024 came from film F?" is the takings of X's screenings of F over those of all
+        # its screenings, not another tool's takings per month)
+        restricted = bool({e.value for e in fr.entities} - bound) or bool(fr.conditions) or \
+            any(frame.truth_wanted(fr, c) is not None for c in naming.cols(spec, ("string",)))
+        owners = frame.share_owners(fr)
+        own_whole = not owners or bool(owners & bound)
+        capped = set(naming.role_columns(spec, "limit", "base"))
+        own = [c for c in own_nums if c not in capped and not terms(c) & CAP_WORDS]
+        labels = spec.get("labels") or {}
+        measure = naming.head_named(noun[-1:], own, ctx) or [
+            c for c in own if (lab := naming.seq(labels.get(c, ""))) and word_match(noun[-1], lab[-1])] if noun else []
+        if restricted and own_whole and len(measure) == 1:
+            return None, measure[0]
         for other, ospec in sorted(ctx.tools.items()):
             # another tool's parameters filled by the question's entities ("of Meridian's contracted tonnage")
             if other != tool and rows_headed:
@@ -711,18 +730,14 @@ class Composer:
         # allowed a shed?")
         restricted = bool({e.value for e in fr.entities} - bound - set(ref[1].values() if ref else ())) \
             or bool(fr.conditions) or any(frame.truth_wanted(fr, c) is not None for c in naming.cols(spec, ("string",)))
-        # a whole that is the same aggregate without the question's restrictions is its owner's ("What percentage of
-        # X's shifts were for plums?": X's shifts) only from a tool called for the owner, not one called for the
-        # part's kind (the plum shifts of every orchard)
-        owners = frame.share_owners(fr)
-        own_whole = not owners or bool(owners & bound)
+        # (a whole that is the same aggregate without the question's restrictions is its owner's — "What percentage
+        # of X's shifts were for plums?": X's shifts — only from a tool called for the owner, not one called for the
+        # part's kind, the plum shifts of every orchard: own_whole above)
         if restricted and noun and ref is None and not own_whole:
             return None
         if restricted and noun and (ref is None or ref[0] == tool):
             # the noun names a measure of the anchor's rows, not a cap ("the tonnage dispatched from X", its weight
             # in tonnes): the restricted sum of it over the same sum without the restrictions
-            capped = set(naming.role_columns(spec, "limit", "base"))
-            own = [c for c in own_nums if c not in capped and not terms(c) & CAP_WORDS]
             measure = naming.head_named(noun, own, ctx) or naming.unit_named(noun, ctx, [tool] + ([join.tool] if join else []), own)
             if measure:
                 return None, measure[0]
@@ -792,6 +807,11 @@ class Composer:
         # inspections an inspector carried out", whatever its name calls them)
         things = {t for sp in specs for t in terms(sp["name"]) | terms(sp["output_predicate"]) | naming.listed(sp)}
         if any(word_match(words[-1], t) for t in things):
+            return True
+        # (or a kind of them, held in a column of theirs: "Which homes recorded the most falls?", the incidents whose
+        # type is 'fall', counted per home)
+        if any(any(word_match(words[-1], t) for t in terms(e.value)) and
+               any(c.rsplit(".", 1)[-1] in naming.cols(sp) for c in e.columns for sp in specs) for e in fr.kinds):
             return True
         named = naming.named(words, list(strings))
         return named[0] if named else False
@@ -919,6 +939,8 @@ class Composer:
     async def replan(self, ctx: RunContext, probe: Probe) -> list[Call]:
         if self.switched and self.query is not None:
             self.switched = False
+            if self.query.every is not None:  # (a tool of every thing: called for each value, looked up first)
+                return await self.every_calls(probe)
             return [Call(tool=self.query.tool, params=self.query.params, level="high")]
         q = self.query
         # (the joined tool is called once, for the anchor's values; a call of it already made, for the question's
