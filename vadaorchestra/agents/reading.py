@@ -726,6 +726,16 @@ def _done_to_answered(fr: QuestionFrame, ctx: RunContext) -> bool:
     return False
 
 
+def _how_adjective(fr: QuestionFrame) -> str | None:
+    """The adjective "how" asks the degree of ("How big is X?": big; not "how many", "how much"), None when none."""
+    words = fr.parse.words if fr.parse is not None else []
+    for t in words:
+        if t.lemma == "how" and t.head != t.i and words[t.head].tag in ("JJ", "RB") and \
+                words[t.head].lemma not in ("many", "much") and t.dep == "advmod":
+            return words[t.head].lemma.lower()
+    return None
+
+
 def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     """Content words that name nothing: not the catalog's, not the computation's, not a word of the frame; and a
     "which"/"what" question whose parse found no noun of the thing asked ("Which venues screen ...", "venues" read
@@ -733,13 +743,30 @@ def _words(fr: QuestionFrame, ctx: RunContext) -> list[str]:
     if fr.how == "wh" and fr.question_word in ("which", "what") and not fr.asked_text and not fr.asks_for and not (
             fr.count or fr.total or fr.share or fr.limit) and not _done_to_answered(fr, ctx):
         return [f"the question asks {fr.question_word} ..., and the parse found no noun naming what it asks for"]
+    if (adjective := _how_adjective(fr)) is not None:
+        # "How big is plot X?" answered with X's field: the degree asked for is a number of a column the adjective
+        # names (by its name, @label or @unit), or nothing checks it
+        columns = {c for _v, cols in _answer_views(ctx, ctx.answer_values or []) for c in cols}
+        said = {x for c in columns for x in terms(c)} | {
+            x for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items() if c in columns
+            for x in terms(lab)}
+        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in ctx.answer_values or [None])
+        if not numbers or not any(word_match(adjective, x) for x in said) and not any(
+                naming.names_unit((adjective,), u) for c in columns if (u := column_unit(c, ctx))):
+            return [f"the question asks how {adjective} ..., and the answer gives "
+                    f"{'values of ' + ', '.join(sorted(columns)) if columns else 'no value'}, which "
+                    f"'{adjective}' does not name"]
     if fr.how == "wh" and fr.question_word in ("when", "where"):
         # "When did X open?" answered with X's whole profile: the time asked for is not picked out; "When does the
         # service contract of X expire?" answered with X's type: a column no word of the question names
         if not ctx.answer_values:
             return [f"the question asks {fr.question_word} ..., and the answer picks out no value for it"]
         columns = {c for _v, cols in _answer_views(ctx, ctx.answer_values) for c in cols}
-        if not any(word_match(w, x) for w in fr.words for c in columns for x in terms(c)):
+        # (or the verb, by what a called tool's description relates it to: "the country it is based in")
+        verb = frame.when_where_done(fr)
+        ends = {w for t in _called(ctx) if verb for w in relations.verb_ends(
+            (ctx.tools.get(t) or {}).get("description", ""), stem(verb))}
+        if not any(word_match(w, x) for w in set(fr.words) | ends for c in columns for x in terms(c)):
             return [f"the question asks {fr.question_word} ..., and the answer gives values of "
                     f"{', '.join(sorted(columns)) or 'no column'}, which no word of the question names"]
     if not fr.unplaced:

@@ -555,9 +555,20 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     read = [c for c in named_by_noun(("int", "float")) if c in capped] if not numeric else []
     one_row = all(a[0] in ("sum", "msum") and a[2] in read and len(getattr(ctx.predicates.get(a[1]), "facts", ())) <= 1
                   for a in aggs)
+    # "How many people are on X's electoral roll?": the things counted are on a number column the relation's other
+    # end names, every word of it (by name or @label), read from the one row of the tool called for X
+    held = {w for r in fr.relations if noun_words and r.source and r.target and r.target != r.target_entity
+            and _words(r.source) & {stem(x) for x in noun_words} for w in _words(r.target)} - frame.STOPWORDS
+    labels = {c: lab for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()}
+    on = [(view, c) for view in ctx.predicates.values() if held and view.tool is not None and len(view.facts) == 1
+          for c in view.typed("int", "float") if c not in capped and all(
+              any(word_match(w, t) for t in _words(c) | _words(labels.get(c, ""))) for w in held)]
     if noun_text and read and one_row and any(_same(f.get(c), v) for v in ctx.answer_values or []
                                               for view in ctx.predicates.values() if view.tool is not None
                                               for c in read for f in view.facts):
+        pass
+    elif noun_text and on and ctx.answer_values and all(
+            any(_same(view.facts[0].get(c), v) for view, c in on) for v in ctx.answer_values):
         pass
     elif noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted
@@ -583,8 +594,12 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                                         and says_together(ctx.tools.values(), seq))
         counted_kind = bool(noun) and called and any(col and col not in measures for _f, _p, col, _o, _w in counts)
         # "how many people": a column whose values are people's names (the pipeline's named entities)
+        # (not names that end in what the column is called: "Coldharbour Deanery" in the deanery column is a deanery,
+        # whatever the tagger takes it for)
         people = bool(noun) and set(noun) <= P.PEOPLE and any(
-            col and pred in ctx.predicates and P.names_people([f.get(col) for f in ctx.predicates[pred].facts])
+            col and pred in ctx.predicates and P.names_people(values := [f.get(col) for f in ctx.predicates[pred].facts])
+            and not any(isinstance(v, str) and v.split() and any(word_match(stem(v.split()[-1]), t) for t in _words(col))
+                        for v in values)
             for _f, pred, col, _o, _w in counts)
         # "how many times did X land its catch at Y": the occasions are the rows, counted by the column the catalog
         # declares their identity (each landing's id)

@@ -217,6 +217,8 @@ class _Asked:
         after = f" {self.after}" if self.after else ""
         if number is not None:  # a quantity: its noun names its unit ("How many hours ..."), else the catalog's unit
             said, unit = number
+            if self.qword in ("where", "when") and self.bare and not unit:  # "When did X open?": in 2015
+                return f"in {said}", ""
             if self.noun and self.counted:
                 return f"{said} {noun_for(n, self.noun)}{after}", ""
             if self.noun and self.qword == "how":  # "How much demand": 80.5 MW of demand
@@ -358,6 +360,12 @@ def _wh(p: Parse, w: list[Word], names, value, n, number=None) -> str | None:
             inverted = (e, g)  # "has X received", "is X located", "can X borrow"
         elif head.lemma == "be" and (rest[-1].pos == "ADP" or asked.bare or lead is not None):
             inverted = (e, None)  # a copula: "Which kiosks is X the manager of?", "What is the rate of X?"
+        elif head.lemma == "be" and g is None and asked.noun and not asked.counted and e > 1 and \
+                all(t.pos == "PUNCT" for t in rest[e:]):
+            # "What size is plot X?": the size of plot X is 300 m² (not "a size of 300 m² are plot X")
+            said = (f"{number[0]} {number[1]}" if number[1] else number[0]) if number is not None else \
+                value if value is not None else join(list(names or [])) or "none"
+            return f"the {asked.noun} of {_text(p, rest[1:e])} {_agree(head, 1)} {said}{tail}"
     if inverted is not None:
         aux = head
         e, g = inverted

@@ -356,10 +356,18 @@ class Composer:
         # Birmingham hospital has the biggest quarterly allocation?", every hospital's city)
         names = [e for e in fr.entities if not e.kind]
         outputs = set(naming.cols(spec)) - {naming.param_column(spec, params[0]["name"])}
+        pcol = naming.param_column(spec, params[0]["name"])
+        if names and not fr.who and fr.kind in ("lookup", "list") and fr.asks_for and not fr.compound and \
+                pcol is not None and all(f"{spec['name']}.{params[0]['name']}" not in e.parameters and any(
+                    c.rsplit(".", 1)[-1] in outputs for c in e.columns) for e in names) and \
+                naming.named(fr.asks_for, naming.numeric(spec)):
+            # "What is the hourly capacity of the Tête Blanche Express?": a number of the tool's own rows for a thing
+            # the question names, which is a value of its output, not of its parameter (the lifts of every area,
+            # kept to that lift)
+            return params[0]["name"]
         if any(f"{spec['name']}.{params[0]['name']}" in e.parameters or e.parameters or
                not any(c.rsplit(".", 1)[-1] in outputs for c in e.columns) for e in names):
             return None
-        pcol = naming.param_column(spec, params[0]["name"])
         if fr.count and fr.asks_for and pcol is not None and not fr.compound:
             # "How many camp bookings started in July 2024?": the things of every value, counted once each (a
             # count of distinct things, which the same thing listed for two values does not change; never a sum)
@@ -478,6 +486,18 @@ class Composer:
             if united:  # "how many cows": the number column the catalog declares in cows (herd_size)
                 named, asked = united[:1], united[0]
                 fit += 1
+            # "How many people are on X's electoral roll?": the things counted are on (in, under) a number column
+            # the relation's other end names, by its name or @label (electoral_roll, "electoral roll"), which holds
+            # how many there are
+            held = tuple(w for r in fr.relations if not named and fr.count and r.source and r.target and
+                         set(naming.seq(r.source)) & set(phrase) and r.target != r.target_entity
+                         for w in naming.seq(r.target))
+            rolled = [c for c in naming.label_named(held, specs, nums) + naming.named(held, nums)
+                      if c not in capped and all(any(word_match(w, t) for t in terms(c) | terms(
+                          labelled_as.get(c, ("", False))[0])) for w in held)] if held else []
+            if rolled:
+                named, asked = rolled[:1], rolled[0]
+                fit += 1
             sub = [c for c in cols if any(t == "sub" + phrase[-1] for t in terms(c))] if not named else []
             if sub:  # "Which genres sit beneath X?": the subgenres (a subgenre is a genre)
                 named, asked = sub[:1], sub[0]
@@ -546,6 +566,12 @@ class Composer:
             fit += 1            # it sells": goods)
         elif fr.who and (thing := naming.thing(spec)) and self._verb_fits(ctx, fr, tool):
             asked = thing  # "Who reports to X?": the things the tool lists
+        elif asked is None and (verb := frame.when_where_done(fr)) and (ends := [
+                c for sp in [spec] + ([ctx.tools[join.tool]] if join else []) if (
+                    said := relations.verb_ends(sp.get("description", ""), stem(verb)))
+                for c in naming.cols(sp) if c in cols and any(word_match(w, t) for w in said for t in terms(c))]):
+            asked = ends[0]  # "When did X open?", "Where is X based?": the column the description says the verb of
+            fit += 2         # ("the year it opened", "the country it is based in")
         elif fr.question_word == "when" and asked is None and (dated := self._when(fr, [spec] + (
                 [ctx.tools[join.tool]] if join else []), cols)):
             asked = dated  # "When did X's contract with us start?": the date the question's words name
@@ -828,7 +854,12 @@ class Composer:
             spec = ctx.tools[name]
             return any(word_match(verb, w) for w in terms(name) | terms(spec["description"]))
 
-        return says(tool) or (not strict and not any(says(t) for t in ctx.tools if t != tool))
+        # (another tool saying it counts when the question's entities can be passed to it: "Who sits on the
+        # Documentary Jury?" is not read off the tool of "juries a person sits on", which takes a person)
+        def callable_for(name: str) -> bool:
+            params = ctx.tools[name]["parameters"]
+            return not params or any(f"{name}.{p['name']}" in e.parameters for e in fr.entities for p in params)
+        return says(tool) or (not strict and not any(says(t) and callable_for(t) for t in ctx.tools if t != tool))
 
     @staticmethod
     def _names_a_column(ctx: RunContext, fr: QuestionFrame, cond: frame.Condition) -> bool:

@@ -388,7 +388,9 @@ def mentions(question: str, matches: list[dict[str, Any]], kind_matches: list[di
         good = []
         for a, b in spans:
             toks = [t for t in doc if t.idx < b and a < t.idx + len(t.text)]
-            if not toks or all(t.pos_ in FUNCTION_POS or not t.text[0].isalnum() for t in toks) or not free(a, b):
+            # (a code with a digit is no function word, whatever the tagger says: "Who drives T-04?", T-04 a PRON)
+            if not toks or all((t.pos_ in FUNCTION_POS and not any(ch.isdigit() for ch in t.text))
+                               or not t.text[0].isalnum() for t in toks) or not free(a, b):
                 continue
             good.append((a, b, toks))
         if not good:
@@ -499,6 +501,21 @@ def what_done(fr: QuestionFrame) -> str | None:
     if verb.pos != "VERB" or verb.lemma in LIGHT_VERBS or verb.lemma in ("be", "do", "have"):
         return None
     return verb.lemma
+
+
+def when_where_done(fr: QuestionFrame) -> str | None:
+    """The verb of a "When"/"Where" question ("When did X open?": open; "Where is X based?": base), not a light
+    verb or the copula; None for any other question."""
+    if fr.parse is None or fr.how != "wh" or fr.question_word not in ("when", "where"):
+        return None
+    w = fr.parse.words
+    root = next((t for t in w if t.dep == "ROOT"), None)
+    # (a root "do" helps, whatever the tagger took it for: "When did X open?", open an adjective)
+    done = root is not None and any(t.head == root.i and t.dep == "aux" and t.lemma == "do" for t in w)
+    if root is None or not (root.pos == "VERB" or done and root.pos in ("ADJ", "NOUN")) or \
+            root.lemma in LIGHT_VERBS or root.lemma in ("be", "do", "have"):
+        return None
+    return root.lemma
 
 
 def lemma_text(question: str) -> str:

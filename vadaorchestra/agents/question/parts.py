@@ -92,6 +92,19 @@ def _points_back(first: QuestionFrame, rest: str, named: str | None = None) -> b
     have?": the district); after "Which X ...?" about a person the question names, not "he" or "her" ("Which section
     does Jonas Berg play in, and what is his cap?": Jonas Berg's)."""
     pronouns = [t for t in P.nlp()(rest) if t.tag_ in ("PRP", "PRP$")]
+    w = first.parse.words if first.parse is not None else []
+    root = next((t for t in w if t.dep == "ROOT"), None)
+    # (a copula with its preposition left at the end: "Which deanery is X in": X is in it, whatever the parser took
+    # for the subject)
+    stranded = root is not None and root.lemma == "be" and any(
+        t.head == root.i and t.dep == "prep" and not any(g.head == t.i for g in w) for t in w)
+    subjects = ("nsubj", "nsubjpass")
+    if pronouns and not first.extreme and first.ranking is None and any(
+            t.entity is not None and (stranded or t.dep in subjects and t.head == root.i) for t in w) and (
+            stranded or not any(t.dep in ("nsubj", "nsubjpass") and t.entity is None for t in w)):
+        # the thing the question names is the first part's subject ("Which deanery is X in, and how many people are
+        # on its electoral roll?": X's), not the thing asked
+        return False
     if first.question_word in ("who", "whom") and not first.extreme:
         return any(t.lower_ not in ("it", "its") for t in pronouns)
     if pronouns and named is not None and not first.extreme and \
@@ -114,8 +127,9 @@ def _one_kind(doc, text: str, kinds: list[dict[str, Any]]) -> str | None:
 
 def _beyond(tokens, kind: str, also: frozenset[str] = frozenset()) -> list:
     """The words of a follow-up part beyond those asking about the first part's things and the kind itself."""
+    # (the kind as written, too: "upheld", whose lemma "uphold" is no form of the value 'upheld')
     return [t for t in tokens if t.lemma_.lower() not in _EXISTS_WORDS | also and
-            not any(frame.word_match(frame.stem(t.lemma_.lower()), w) for w in frame.terms(kind))]
+            not any(frame.word_match(frame.stem(x), w) for x in (t.lemma_.lower(), t.lower_) for w in frame.terms(kind))]
 
 
 def _with_kind(first: QuestionFrame, kind: str) -> str | None:
@@ -163,7 +177,8 @@ def _count_of_them(first: QuestionFrame, text: str, kinds: list[dict[str, Any]])
     return _with_kind(first, kind)
 
 
-def _total_of_them(first: QuestionFrame, text: str, tools: dict | None = None) -> QuestionFrame | None:
+def _total_of_them(first: QuestionFrame, text: str, tools: dict | None = None,
+                   numbers: list[str] = ()) -> QuestionFrame | None:
     """A follow-up part that totals a measure of the first part's things ("Which objects did we lend to X, and what
     did the loan fees for them come to in total?"): the first part's frame asking for the total of the measure it
     names. None for any other part: one naming an entity or a number of its own, or after a first part that is no
@@ -178,7 +193,11 @@ def _total_of_them(first: QuestionFrame, text: str, tools: dict | None = None) -
     # (a quantity in a unit of measure, totalled: "how many minutes did they last altogether?"; not things, "how many
     # launches did they make in total", which a count answers)
     quantity = rest.count and rest.total and rest.how_many and naming.unit_of(rest.how_many.split()[-1]) is not None
-    if not rest.total or rest.share or (rest.count and not quantity) or rest.conditions or rest.periods or \
+    # (or a number column of the first part's rows the counted noun names: "how many tickets did they sell?", the
+    # tickets_sold of those screenings)
+    held = rest.count and bool(rest.how_many) and bool(naming.head_named(naming.seq(rest.how_many)[-1:], list(numbers)))
+    quantity = quantity or held
+    if not (rest.total or held) or rest.share or (rest.count and not quantity) or rest.conditions or rest.periods or \
             not any(t.lower_ in ("them", "they", "their", "those") for t in doc) or \
             not (first.who or first.listing or counted) or first.extreme or first.ranking is not None or \
             first.n is not None or (first.count and not counted) or first.total or first.limit or first.parse is None:
@@ -237,7 +256,8 @@ class PartsComposer:
                 exists, text = text, kind_of
             elif i > 0 and parts and (counted := _count_of_them(parts[0].frame, text, kinds)) is not None:
                 of_them, text = text, counted
-            elif i > 0 and parts and (totalled := _total_of_them(parts[0].frame, text, ctx.tools)) is not None:
+            elif i > 0 and parts and (totalled := _total_of_them(parts[0].frame, text, ctx.tools, naming.numeric(
+                    ctx.tools[parts[0].composer.query.tool]) if parts[0].composer.query else [])) is not None:
                 built = totalled
             elif not any((e.text or e.value).lower() in text.lower() for e in whole.entities if not e.kind):
                 first = parts[0].frame if parts else None

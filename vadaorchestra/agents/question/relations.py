@@ -266,6 +266,22 @@ def verb_uses(description: str, word: str) -> tuple[frozenset[str], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
+def verb_ends(description: str, word: str) -> frozenset[str]:
+    """The nouns a tool's description relates the verb ``word`` to, through its object or a preposition left at
+    the end of a clause describing them ("the year it opened": year; "the country it is based in": country); the
+    time or place a "When"/"Where" question with that verb asks for."""
+    out = {w for u in verb_uses(description, word) for w in u}
+    for v in _verbs_of(description, word, ("VERB",)):
+        stranded = any(c.dep_ == "prep" and not any(g.dep_ == "pobj" for g in c.children) for c in v.children)
+        # (the noun right before the clause, which a clause without a relative pronoun follows, whatever noun the
+        # parser hung it on: "its rating and the country it is based in")
+        before = v.doc[v.left_edge.i - 1] if v.left_edge.i > 0 else None
+        if stranded and v.dep_ == "relcl" and before is not None and before.pos_ in ("NOUN", "PROPN"):
+            out.add(stem(before.lemma_.lower()))
+    return frozenset(out)
+
+
 def said_of_other_things(r: Relation, ends: set[str], tools: Mapping[str, Mapping[str, Any]]
                          ) -> tuple[str, set[str]] | None:
     """The verb of ``r`` (with its object, no preposition) when the catalog's descriptions say it only of other
