@@ -4,7 +4,8 @@ based in"); "How big is X?" refused unless the answer is a number the adjective 
 though the tagger takes it for a pronoun ("Who drives T-04?"); a pronoun of a second part standing for the thing the
 first part names when that thing is its subject ("Which pontoon is X on, and what is its annual fee?"); a number of
 a thing the question names held by another tool's rows, called for every value of its parameter; the things counted
-"on" a number column ("How many people are on X's electoral roll?"). Small catalogs of our own, whole runs offline;
+"on" a number column ("How many people are on X's electoral roll?"); the thing one level up, of the kind asked
+("Which area does X report to?": the same tool read for X's parent, kept to areas). Small catalogs of our own, whole runs offline;
 the datasets' questions in the slow tier."""
 
 from __future__ import annotations
@@ -45,6 +46,26 @@ PONTOON = '''@tool("get_pontoon_berths", "The berths along a pontoon, each with 
 @role("pontoon_berth", "berth", "entity"). @unit("pontoon_berth", "electricity_allowance_kwh", "kWh").
 pontoon_berth($pontoon, B, E) :- berth_table(B, $pontoon, L, F, Y, E).
 '''
+
+
+UNIT = '''@tool("get_unit", "A unit of the chain (a division, an area or a shop): its type and the unit it reports to.").
+@param("unit", "string", "Name of the unit").
+@bind("unit_table", "csv", "data", "units.csv").
+@mapping("unit_table", 0, "unit", "string"). @mapping("unit_table", 1, "unit_type", "string").
+@mapping("unit_table", 2, "parent_unit", "string").
+@output("unit_info").
+@mapping("unit_info", 0, "unit", "string"). @mapping("unit_info", 1, "unit_type", "string").
+@mapping("unit_info", 2, "parent_unit", "string").
+@role("unit_info", "unit", "entity"). @role("unit_info", "unit_type", "category"). @role("unit_info", "parent_unit", "group").
+unit_info($unit, T, P) :- unit_table($unit, T, P).
+'''
+
+
+@pytest.fixture(scope="module")
+def chain(tmp_path_factory):
+    return write_catalog(tmp_path_factory.mktemp("chain"), {"get_unit": UNIT}, {
+        "units.csv": "unit,unit_type,parent_unit\nNorth Division,division,Head Office\nDales Area,area,North Division\n"
+                     "Ripon Shop,shop,Dales Area\nSkipton Shop,shop,Dales Area\n"})
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +130,22 @@ def test_the_second_part_of_a_question_about_the_thing_the_first_names(marina):
     assert result.verified and result.ctx.answer_parts == [["South Pontoon"], [1700]], result.answer
 
 
+def test_the_thing_one_level_up_of_the_kind_asked(chain):
+    result = ask("Which area does Ripon Shop report to?", chain)
+    assert result.verified and result.ctx.answer_values == ["Dales Area"], result.answer
+    # its own row says it: the rule reads the shop's row and the area's, one predicate read twice
+    assert any("area" in s.program and s.program.count("unit_info(") == 2 for s in result.ctx.synthesized)
+
+
+def test_a_kind_further_up_than_one_level_is_refused_by_name(chain):
+    result = ask("Which division does Ripon Shop report to?", chain)
+    assert not result.verified and "no division" in result.answer, result.answer
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("dataset", "question", "expected"), [
+    ("cinema_chain", "Which area does Lumen Harrogate report to?", ["Yorkshire Area"]),
+    ("nursery_group", "Which region does the Tyne Valley area belong to?", ["North East Region"]),
     ("cinema_chain", "What percentage of Lumen Leeds' box office takings in 2024 came from The Glass Orchard?",
      [pytest.approx(0.05, abs=0.005)]),
     ("nursery_group", "Name the three nurseries that invoiced the most in fees during 2024.",

@@ -36,6 +36,7 @@ from vadaorchestra.agents.question.frame import word_match as _match
 from vadaorchestra.agents.question.limits import LimitComposer
 from vadaorchestra.agents.question.naming import mappings, var
 from vadaorchestra.agents.question.naming import slug as naming_slug
+from vadaorchestra.agents.question.parent import ParentComposer
 from vadaorchestra.agents.question.parts import PartsComposer
 
 LIMIT_WORDS = ("limit", "threshold", "cap", "ceiling", "max")
@@ -107,7 +108,7 @@ class OfflinePolicy:
     focus: tuple[str, str, str] | None = None  # (predicate, column, what it is) of a focused question's answer
     hops: dict[str, str] = field(default_factory=dict)  # second-hop tool -> its parameter, once planned
     # one query over the tools' outputs, when one answers (a group-limit check: LimitComposer)
-    composer: Composer | LimitComposer | PartsComposer = field(default_factory=Composer)
+    composer: Composer | LimitComposer | PartsComposer | ParentComposer = field(default_factory=Composer)
 
     # --- selection -------------------------------------------------------------------------------------------------
     async def select(self, ctx: RunContext, probe: Probe) -> list[Call]:
@@ -181,6 +182,10 @@ class OfflinePolicy:
         if PartsComposer.applies(frame.of(ctx)) and (composed := (parts := PartsComposer()).choose(ctx, scores_of)):
             # a question of several parts, each answered by a query of its own
             self.composer, self.chain = parts, None
+            calls, self.ranked = composed, [c.tool for c in composed]
+        elif ParentComposer.applies(frame.of(ctx)) and (composed := (parent := ParentComposer()).choose(ctx)):
+            # the thing one level up, of the kind asked: the same tool read for it ("Which area does X report to?")
+            self.composer, self.chain = parent, None
             calls, self.ranked = composed, [c.tool for c in composed]
         elif Composer.applies(frame.of(ctx)) and (
                 (composed := self.composer.choose(ctx, about_scores, joined_score)) or (

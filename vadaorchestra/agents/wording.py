@@ -52,7 +52,7 @@ def _articles():
     return _engine.engine()
 
 
-def _article(words: str) -> str:
+def article(words: str) -> str:
     """A noun phrase with its indefinite article, by how its first word sounds ("an hourly rate", "a unit price")."""
     return _articles().a(words)
 
@@ -227,7 +227,7 @@ class _Asked:
             if said.endswith("%") and self.after_of:  # "What share of the seats ...": 87.5 % of the seats
                 return f"{said} {self.after_of}", ""
             if self.noun and self.qword in ("what", "which"):  # "What total tonnage did X send": a total tonnage of
-                return f"{_article(self.noun)} of {amount}{after}", ""
+                return f"{article(self.noun)} of {amount}{after}", ""
             return amount, ""
         if value is not None:
             return value, ""

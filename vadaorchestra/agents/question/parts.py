@@ -99,7 +99,9 @@ def _points_back(first: QuestionFrame, rest: str, named: str | None = None) -> b
     stranded = root is not None and root.lemma == "be" and any(
         t.head == root.i and t.dep == "prep" and not any(g.head == t.i for g in w) for t in w)
     subjects = ("nsubj", "nsubjpass")
-    if pronouns and not first.extreme and first.ranking is None and any(
+    # (a singular pronoun only: "them" after "Which vessels does X operate" is the vessels)
+    singular = all(t.morph.get("Number") != ["Plur"] for t in pronouns)
+    if pronouns and singular and not first.extreme and first.ranking is None and any(
             t.entity is not None and (stranded or t.dep in subjects and t.head == root.i) for t in w) and (
             stranded or not any(t.dep in ("nsubj", "nsubjpass") and t.entity is None for t in w)):
         # the thing the question names is the first part's subject ("Which deanery is X in, and how many people are
