@@ -274,6 +274,17 @@ def test_an_offline_evaluation_writes_records_a_summary_and_both_figures(tmp_pat
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_an_evaluation_without_matplotlib_keeps_its_records_and_says_why_there_are_no_figures(tmp_path, monkeypatch):
+    # (the [local] extra alone has no matplotlib: the run's records are its result, the figures an extra)
+    from vadaorchestra.eval import plots
+
+    monkeypatch.setattr(plots, "available", lambda: False)
+    lines = []
+    summary = evaluate("cinema_chain", "vadaorchestra", limit=1, out_dir=tmp_path, progress=lines.append)
+    assert (tmp_path / "vadaorchestra--offline" / "records.jsonl").is_file() and summary["n"] == 1
+    assert summary["files"]["figures"] == [] and any("matplotlib is not installed" in x for x in lines)
+
+
 class _Stop(Exception):
     pass
 

@@ -97,7 +97,12 @@ def evaluate(dataset: str, approach: str = "vadaorchestra", model: str | Path | 
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     for name in (PARTIAL, RUN_CONFIG):
         (run_dir / name).unlink(missing_ok=True)
-    figures = [p for p in (plots.accuracy_by_approach(out, ds.name), plots.accuracy_vs_complexity(out, ds.name)) if p]
+    if plots.available():
+        figures = [p for p in (plots.accuracy_by_approach(out, ds.name), plots.accuracy_vs_complexity(out, ds.name))
+                   if p]
+    else:  # (the records and the summary are the result; the figures need the [eval] extra)
+        figures = []
+        say("figures not drawn: matplotlib is not installed (pip install -e \".[eval]\")")
     summary["files"] = {"records": str(run_dir / "records.jsonl"), "summary": str(run_dir / "summary.json"),
                         "figures": [str(p) for p in figures]}
     return summary

@@ -28,6 +28,13 @@ def runs(out_dir: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     return sorted(found, key=lambda sr: sr[0].get("label", ""))
 
 
+def available() -> bool:
+    """Whether matplotlib is installed (the ``[eval]`` extra), so that the figures can be drawn."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def _pyplot():
     import matplotlib
 
