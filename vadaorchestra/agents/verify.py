@@ -560,7 +560,15 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
     held = {w for r in fr.relations if noun_words and r.source and r.target and r.target != r.target_entity
             and _words(r.source) & {stem(x) for x in noun_words} for w in _words(r.target)} - frame.STOPWORDS
     labels = {c: lab for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()}
-    on = [(view, c) for view in ctx.predicates.values() if held and view.tool is not None and len(view.facts) == 1
+    # (the row of the thing the question names: the only row of the tool called for it, or the one row that names it)
+    names = {e.value.lower() for e in fr.entities if not e.kind}
+
+    def own_row(view) -> dict | None:
+        rows = view.facts if len(view.facts) == 1 else [
+            f for f in view.facts if any(str(v).lower() in names for v in f.values())]
+        return rows[0] if len(rows) == 1 else None
+    on = [(row, c) for view in ctx.predicates.values() if held and view.tool is not None and view.complete
+          and (row := own_row(view)) is not None
           for c in view.typed("int", "float") if c not in capped and all(
               any(word_match(w, t) for t in _words(c) | _words(labels.get(c, ""))) for w in held)]
     if noun_text and read and one_row and any(_same(f.get(c), v) for v in ctx.answer_values or []
@@ -568,7 +576,7 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
                                               for c in read for f in view.facts):
         pass
     elif noun_text and on and ctx.answer_values and all(
-            any(_same(view.facts[0].get(c), v) for view, c in on) for v in ctx.answer_values):
+            any(_same(row.get(c), v) for row, c in on) for v in ctx.answer_values):
         pass
     elif noun_text and numeric:
         # "how many credits": a quantity held in a number column is summed, not counted

@@ -134,7 +134,7 @@ class Composer:
             if self.only is not None and tool not in self.only:
                 continue
             bindings = list(self._bindings(fr, tool, spec))
-            if not bindings and (every := self._every(fr, spec)) is not None:
+            if not bindings and (every := self._every(fr, spec, ctx.tools)) is not None:
                 q = self._cover(ctx, fr, tool, {}, set(), None, scores, every=every)
                 found += [q] if q is not None else []
             for params, bound in bindings:
@@ -345,7 +345,7 @@ class Composer:
         return [Call(tool=q.tool, params={q.every: v}, level="high") for v in values]
 
     @staticmethod
-    def _every(fr: QuestionFrame, spec: dict[str, Any]) -> str | None:
+    def _every(fr: QuestionFrame, spec: dict[str, Any], tools: dict[str, dict[str, Any]] | None = None) -> str | None:
         """The parameter to call the tool with for each of its values: the question names no thing, ranks things
         ("Which support agent has handled the most tickets?", "Which three accounts opened the most tickets?") and
         what it asks for is the parameter's own column."""
@@ -360,7 +360,11 @@ class Composer:
         if names and not fr.who and fr.kind in ("lookup", "list") and fr.asks_for and not fr.compound and \
                 pcol is not None and all(f"{spec['name']}.{params[0]['name']}" not in e.parameters and any(
                     c.rsplit(".", 1)[-1] in outputs for c in e.columns) for e in names) and \
-                naming.named(fr.asks_for, naming.numeric(spec)):
+                naming.named(fr.asks_for, naming.numeric(spec)) and not any(
+                    naming.named(fr.asks_for, naming.numeric(ospec)) for other, ospec in (tools or {}).items()
+                    for e in names for p in ospec["parameters"] if f"{other}.{p['name']}" in e.parameters):
+            # (not when a tool the thing is passed to holds such a number: "What were X's box office takings in
+            # December 2024?", X's own monthly summary)
             # "What is the hourly capacity of the Tête Blanche Express?": a number of the tool's own rows for a thing
             # the question names, which is a value of its output, not of its parameter (the lifts of every area,
             # kept to that lift)
@@ -856,9 +860,13 @@ class Composer:
 
         # (another tool saying it counts when the question's entities can be passed to it: "Who sits on the
         # Documentary Jury?" is not read off the tool of "juries a person sits on", which takes a person)
+        # (or to things the question names by its parameter's words, which a join reaches: "Who owns the suppliers X
+        # buys from?", the suppliers' owners)
         def callable_for(name: str) -> bool:
             params = ctx.tools[name]["parameters"]
-            return not params or any(f"{name}.{p['name']}" in e.parameters for e in fr.entities for p in params)
+            return not params or any(f"{name}.{p['name']}" in e.parameters for e in fr.entities for p in params) or \
+                any(word_match(w, t) for p in params for t in terms(p["name"]) - {"name", "id", "code"}
+                    for w in fr.words)
         return says(tool) or (not strict and not any(says(t) and callable_for(t) for t in ctx.tools if t != tool))
 
     @staticmethod

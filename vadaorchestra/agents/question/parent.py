@@ -29,13 +29,22 @@ from vadaorchestra.datalog.printer import format_const
 
 
 def _verb(fr: QuestionFrame) -> str | None:
-    """The main verb of the question ("report", "belong"), after "does"/"did"; None for a copula or no verb."""
+    """The main verb of "Which <kind> does X <verb> <preposition>?" ("report" to, "belong" to): the named thing its
+    subject, the thing asked the object of a preposition left at the end; None for any other shape ("Which services
+    does X own?", "Which birds live in X?", "Which area is managed by X?")."""
     if fr.parse is None:
         return None
-    root = next((t for t in fr.parse.words if t.dep == "ROOT"), None)
-    if root is None or root.pos not in ("VERB",) or root.lemma in ("be", "have", "do"):
+    w = fr.parse.words
+    root = next((t for t in w if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma in ("be", "have", "do"):
         return None
-    return root.lemma
+    # (the preposition the question ends with, its object the fronted "which <kind>" however the parser hung it)
+    last = next((t for t in reversed(w) if t.pos != "PUNCT"), None)
+    stranded = last is not None and last.head == root.i and last.dep == "prep" and last.i > root.i
+    # (the subject the named thing, or a noun it names: "the Tyne Valley area")
+    subject = any(t.head == root.i and t.dep == "nsubj" and t.i < root.i and (
+        t.entity is not None or any(c.head == t.i and c.entity is not None for c in w)) for t in w)
+    return root.lemma if stranded and subject else None
 
 
 class ParentComposer:
