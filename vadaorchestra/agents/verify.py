@@ -615,6 +615,16 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         occasions = bool(noun) and set(noun) <= frame.OCCASIONS and any(col in ids for _f, _p, col, _o, _w in counts)
         labelled = {c for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()
                     if noun and all(any(word_match(n, w) for w in _words(lab)) for n in noun)}
+        # (or labelled with the noun's head, its other words a yes/no column the rules keep to a truth value:
+        # "wheelchair-accessible vehicles", plate labelled "vehicle" where wheelchair_accessible is "yes")
+        truths = {c for c in used if P.truth(c) is not None}
+        modifiers = set(noun) - ({head} if head else set(noun))
+        kept = bool(truths) and bool(modifiers) and all(any(
+            word_match(m, t) for spec in ctx.tools.values() for c in (spec.get("roles") or {}) | {
+                x["name"]: None for x in spec.get("schema", [])} for t in _words(c)) for m in modifiers)
+        if head and kept:
+            labelled |= {c for spec in ctx.tools.values() for c, lab in (spec.get("labels") or {}).items()
+                         if _words(lab) == {head}}
         if not counts:
             problems.append(f"the question asks how many {noun_text}, and no count was computed")
         elif any(col in labelled for _f, _p, col, _o, _w in counts):
@@ -935,6 +945,16 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
                     f"the answer gives {values[0]!r}, none of the things it lists"]
     if not asked or not values:
         return []
+    # a column of the answer's rows the catalog labels with just the asked words, which the answer's column is not
+    # ("Which vehicles ...": plate, labelled "vehicle", not vehicle_class)
+    labelled_so = [c for v in views for c in v.columns if c not in v.param_columns and any(
+        seq(lab) and set(seq(lab)) == set(fr.asks_for) for spec in ctx.tools.values()
+        for col, lab in (spec.get("labels") or {}).items() if col == c)]
+    if labelled_so:
+        if all(any(_same(f.get(c), value) for v in views for c in labelled_so for f in v.facts) for value in values):
+            return []
+        return [f"the question asks for {' '.join(fr.asks_for)}, which the catalog labels {labelled_so[0]}, and the "
+                f"answer gives values of another column"]
     # a column of the catalog named by the asked phrase's head, which the answer's columns are not ("the monthly
     # hours cap": monthly_hours_cap of the profile, not total_hours of the monthly hours)
     better = [c for c in frame.asked_columns(fr.asks_for, catalog)

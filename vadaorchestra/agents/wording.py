@@ -191,9 +191,10 @@ class _Asked:
         words = [t for t in words if t.pos != "DET"]
         if len(words) > 2 and words[0].pos == "NUM" and words[1].lemma == "of":  # "Which three of the bikes": three bikes
             words = [words[0], *words[2:]]
+        # (a hyphen goes on with the phrase: "wheelchair-accessible vehicles")
         head = next((k for k, t in enumerate(words) if t.pos in ("NOUN", "PROPN") and
-                     (k + 1 == len(words) or words[k + 1].pos not in ("NOUN", "PROPN") and words[k + 1].tag != "POS")),
-                    None)
+                     (k + 1 == len(words) or words[k + 1].pos not in ("NOUN", "PROPN") and words[k + 1].tag != "POS"
+                      and words[k + 1].text != "-")), None)
         # a share of what follows "of" agrees with it ("87.5 % of the seats are", "59.4 % of X's rating is")
         self.of_plural = False
         if words and words[0].lemma == "of":  # "How much of X's net assets ...": no noun, a part of what follows

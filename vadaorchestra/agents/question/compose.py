@@ -468,8 +468,11 @@ class Composer:
             # (a label that says the whole phrase before a column one of its words names: "penalty charge notices",
             # the label of pcn_ref, not charge_gbp labelled "charge")
             by_label = naming.label_named(phrase, specs, cols)
-            whole = [c for c in by_label if len(phrase) > 1 and c in labelled_as and all(
-                any(word_match(w, t) for t in terms(labelled_as[c][0])) for w in phrase)]
+            # (or a label that is just the phrase, or its head noun: "vehicles", "wheelchair-accessible vehicles",
+            # plate labelled "vehicle", not vehicle_class)
+            whole = [c for c in by_label if c in labelled_as and (len(phrase) > 1 and all(
+                any(word_match(w, t) for t in terms(labelled_as[c][0])) for w in phrase) or
+                set(naming.seq(labelled_as[c][0])) in (set(phrase), set(phrase[-1:])))]
             labelled = whole or ([] if named else by_label)
             if labelled:  # the catalog's @label names the column so ("vehicle" for plate)
                 named, asked = labelled[:1], labelled[0]

@@ -471,7 +471,8 @@ def truth_wanted(fr: QuestionFrame, column: str) -> bool | str | None:
     naming = [x for x in w if x.content and x.entity is None and any(word_match(stem(x.lemma), t) for t in own)]
     if not own or not all(any(word_match(stem(x.lemma), t) for x in naming) for t in own):
         return None
-    if fr.asks_for and asked_columns(fr.asks_for, [column]):
+    # (by the asked phrase's head: "wheelchair-accessible vehicles" asks for vehicles, kept to accessible ones)
+    if fr.asks_for and asked_columns(fr.asks_for[-1:], [column]):
         return None  # its value is what is asked
     if any(x.i in fr.parse.negated for x in naming):
         return False

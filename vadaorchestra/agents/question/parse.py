@@ -985,7 +985,11 @@ class _Reader:
         for t in w:
             if t.dep != "cc" or t.i + 1 >= len(w):
                 continue
-            wh = w[t.i + 1].tag in ("WRB", "WDT", "WP", "WP$") and any(x.pos in ("VERB", "AUX") for x in w[:t.i])
+            # (or after a comma closing a first question that opens with its question word, whatever the tagger took
+            # its verb for: "Which depot grits X, and how many runs were made on it?", "grits" a plural noun)
+            opened = t.i > 0 and w[t.i - 1].text == "," and w[0].tag in ("WRB", "WDT", "WP", "WP$")
+            wh = w[t.i + 1].tag in ("WRB", "WDT", "WP", "WP$") and (
+                opened or any(x.pos in ("VERB", "AUX") for x in w[:t.i]))
             aux = w[t.i + 1].pos == "AUX" and t.i > 0 and w[t.i - 1].text == "," and any(
                 x.pos in ("VERB", "AUX") or x.tag in ("WRB", "WDT", "WP", "WP$") for x in w[:t.i])
             if (wh or aux) and any(x.pos in ("VERB", "AUX") for x in w[t.i + 1:]):
