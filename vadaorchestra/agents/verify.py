@@ -946,8 +946,9 @@ def _asked_column(ctx: RunContext, fr: frame.QuestionFrame, values: list) -> lis
     if not asked or not values:
         return []
     # a column of the answer's rows the catalog labels with just the asked words, which the answer's column is not
-    # ("Which vehicles ...": plate, labelled "vehicle", not vehicle_class)
-    labelled_so = [c for v in views for c in v.columns if c not in v.param_columns and any(
+    # ("Which vehicles ...": plate, labelled "vehicle", not vehicle_class; things, not an amount summed from it)
+    labelled_so = [c for v in views for c in v.columns if c not in v.param_columns and all(
+        isinstance(x, str) for x in values) and any(
         seq(lab) and set(seq(lab)) == set(fr.asks_for) for spec in ctx.tools.values()
         for col, lab in (spec.get("labels") or {}).items() if col == c)]
     if labelled_so:
