@@ -491,6 +491,19 @@ def _limit_measure(fr: QuestionFrame, ctx: RunContext) -> list[str]:
             a[0] in ("sum", "msum") for a in aggregates(ctx)):
         return ["the question asks whether the limit was ever passed (on any one occasion), and the computation "
                 "compares a sum over the occasions"]
+    # "Which boats stayed for more nights than its maximum stay?": each stay against the limit, not a boat's stays
+    # summed, when the rows are occasions of their own (an id the catalog declares per row) and the question says
+    # no total
+    if fr.limit and not fr.total and any(s.kind == "threshold_check" for s in ctx.synthesized):
+        for func, pred, col, _others, _w in aggregates(ctx):
+            view = ctx.predicates.get(pred)
+            spec = ctx.tools.get(view.tool) if view is not None and view.tool else None
+            ids = [c for c, r in ((spec or {}).get("roles") or {}).items() if r == "entity" and c in view.columns
+                   and c not in view.param_columns] if view is not None else []
+            if func in ("sum", "msum") and ids and view.complete and view.cardinality > 1 and \
+                    len({f.get(ids[0]) for f in view.facts}) == view.cardinality:
+                return [f"the question compares {naming.prose(col, ctx)} with a limit, and the computation sums it over "
+                        f"several {naming.prose(ids[0], ctx)} rows, a total the question does not ask for"]
     limits = set()
     for s in ctx.synthesized:
         for rule in _rules(s.program):

@@ -21,6 +21,7 @@ from vadaorchestra.agents.question import parse as P
 from vadaorchestra.agents.question.frame import stem, terms, word_match
 from vadaorchestra.agents.question.naming import (
     bound_columns,
+    head_named,
     label_named,
     names_unit,
     same_unit,
@@ -552,7 +553,9 @@ def check_question(answer: str, ctx: RunContext, linked: list[str] | None = None
         (c in units_of and names_the_unit(units_of[c])))] if not strings_named else []
     # (a limit named so, read as it is: "how many registered beds does X have?" is X's registered_beds, no count;
     # a sum of it over one row is that row's value)
-    read = [c for c in named_by_noun(("int", "float")) if c in capped] if not numeric else []
+    # (by its head: "members" is no member_cap, the most members a club may have)
+    read = [c for c in named_by_noun(("int", "float")) if c in capped and noun_words and
+            head_named((stem(noun_words[-1]),), [c], ctx)] if not numeric else []
     one_row = all(a[0] in ("sum", "msum") and a[2] in read and len(getattr(ctx.predicates.get(a[1]), "facts", ())) <= 1
                   for a in aggs)
     # "How many people are on X's electoral roll?": the things counted are on a number column the relation's other

@@ -1392,7 +1392,11 @@ class Composer:
             head = naming.seq(fr.how_many)[-1:] if fr.how_many else ()
             if head and any(word_match(head[0], t) for c in strings for t in terms(c)):
                 by_unit = []  # "how many docking stations": the stations counted, not the docks (a unit) summed
-            counted = by_unit[:1] or [c for c in asked if c in strings] or asked
+            # (a limit only when the noun names its head: "how many registered beds" is registered_beds, "how many
+            # members" no member_cap)
+            counted = by_unit[:1] or [c for c in asked if c in strings] or [
+                c for c in asked if c not in capped or (fr.how_many and naming.head_named(
+                    naming.seq(fr.how_many)[-1:], [c], ctx))]
             if not counted:
                 return []
             c = counted[0]
