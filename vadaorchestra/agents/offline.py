@@ -358,7 +358,7 @@ class OfflinePolicy:
             cols = [(m.key, k, "string"), (m.entity, e, "string"), (m.amount, a, "float")]
             if f"check:{m.view.name}" not in self.proposed:
                 self.proposed.add(f"check:{m.view.name}")
-                # a view of the measure with exactly the three columns, so the templates below stay simple
+                # a view of the measure with exactly the three columns, which keeps the templates below simple
                 base = m.view.name
                 if len(m.view.columns) != 3 or m.view.columns != [m.key, m.entity, m.amount]:
                     base = f"{m.view.name}_by_{m.entity}"
