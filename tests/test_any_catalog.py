@@ -240,7 +240,8 @@ DATASET_EM = {"airline_maintenance": 15, "archaeology_dig": 13, "bank_plus": 120
               "allotment_plots": 14, "care_homes": 15, "diocese_parishes": 10,
               "weather_network": 16, "bike_share": 16, "parking_enforcement": 16, "driving_school": 15,
               "pest_control": 15, "street_markets": 14, "cinema_chain": 16, "nursery_group": 16,
-              "winter_gritting": 15, "taxi_licensing": 14, "chess_federation": 15, "canal_navigation": 14}
+              "winter_gritting": 15, "taxi_licensing": 14, "chess_federation": 15, "canal_navigation": 14,
+              "recording_studios": 14, "mountain_huts": 14}
 
 
 @pytest.mark.slow
