@@ -573,8 +573,8 @@ class SparkStore:
         self.copies.setdefault(source, set()).add(copy)
 
     def keep(self, frame: DataFrame, label: str = "", span=None) -> tuple[DataFrame, int]:
-        """``frame`` computed once, checkpointed and counted in one job (two with reliable checkpoints: the files
-        written, then counted as read back).
+        """``frame`` computed once, checkpointed and counted in one job (two with reliable checkpoints: the second
+        writes the files from the blocks the first kept).
 
         The checkpointed frame keeps the partitioning of the plan that made it (a round's new tuples come out of
         the distinct and the anti-join hash-partitioned on all their columns), so a whole relation that grows by
@@ -587,17 +587,28 @@ class SparkStore:
         def run() -> tuple[DataFrame, int]:  # a lazy checkpoint may still run the plan's constant parts
             fresh = frame.toDF(*[f"_k{i}" for i in range(len(cols))])
             with _without_adaptive(self.spark, self.lean):
-                kept = fresh.checkpoint(eager=True) if self.reliable else fresh.localCheckpoint(eager=not self.lean)
-            if self.lean and not self.reliable:
-                # the rows of the checkpointed RDD counted as an RDD: one job that computes the frame, checkpoints it
-                # and counts each partition's rows (a DataFrame's count adds a shuffle to one partition, which
-                # adaptive execution runs as a job of its own); the RDD the checkpointed frame scans, not the RDD of
-                # a plan made for it (its planning, codegen included, was a few per cent of the driver's time)
-                return kept.toDF(*cols), _scanned_rdd(kept).count()
-            return kept.toDF(*cols), kept.count()
+                if not self.lean:
+                    kept = fresh.checkpoint(eager=True) if self.reliable else fresh.localCheckpoint(eager=True)
+                    return kept.toDF(*cols), kept.count()
+                kept = fresh.checkpoint(eager=False) if self.reliable else fresh.localCheckpoint(eager=False)
+            # the rows of the checkpointed RDD counted as an RDD: one job that computes the frame, checkpoints it and
+            # counts each partition's rows (a DataFrame's count adds a shuffle to one partition, which adaptive
+            # execution runs as a job of its own); the RDD the checkpointed frame scans, not the RDD of a plan made
+            # for it (its planning, codegen included, was a few per cent of the driver's time)
+            rdd = _scanned_rdd(kept)
+            if not self.reliable:
+                return kept.toDF(*cols), rdd.count()
+            # the blocks kept in the executors as the count computes them, for the job that writes the files right
+            # after it (within the count's call) to read, then let go: later rounds read the files, as an executor
+            # that replaces a lost one does. An eager checkpoint and a DataFrame count read back took 3-4 jobs.
+            rdd.persist(self.spark.sparkContext._jvm.org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK())
+            try:
+                return kept.toDF(*cols), rdd.count()
+            finally:
+                rdd.unpersist(False)
 
         kept, n = self.guard(run, label, span)
-        self.stats["actions"] += 1 if self.lean and not self.reliable else 2
+        self.stats["actions"] += 1 if self.lean else 2
         self.stats["checkpoints"] += 1
         return kept, n
 
