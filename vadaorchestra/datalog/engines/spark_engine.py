@@ -587,10 +587,9 @@ class SparkStore:
         def run() -> tuple[DataFrame, int]:  # a lazy checkpoint may still run the plan's constant parts
             fresh = frame.toDF(*[f"_k{i}" for i in range(len(cols))])
             with _without_adaptive(self.spark, self.lean):
-                if not self.lean:
-                    kept = fresh.checkpoint(eager=True) if self.reliable else fresh.localCheckpoint(eager=True)
-                    return kept.toDF(*cols), kept.count()
-                kept = fresh.checkpoint(eager=False) if self.reliable else fresh.localCheckpoint(eager=False)
+                kept = (fresh.checkpoint if self.reliable else fresh.localCheckpoint)(eager=not self.lean)
+            if not self.lean:  # the naive store: an eager checkpoint, then a DataFrame count
+                return kept.toDF(*cols), kept.count()
             # the rows of the checkpointed RDD counted as an RDD: one job that computes the frame, checkpoints it and
             # counts each partition's rows (a DataFrame's count adds a shuffle to one partition, which adaptive
             # execution runs as a job of its own); the RDD the checkpointed frame scans, not the RDD of a plan made
